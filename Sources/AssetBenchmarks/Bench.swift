@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// In-process benchmarks, one subcommand each; `scripts/bench.d/*.sh` run them beside their peers.
+///
+/// Each subcommand prints a Markdown table (figures, the peer's figure, the ratio) so that the
+/// scripts can paste it into BENCHMARKS.md. Build with `-c release`; debug figures mean nothing.
+@main
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "assetpipe-bench",
+        abstract: "AssetPipeline's in-process benchmarks (run through scripts/bench).",
+        subcommands: [
+            // One line per benchmark; keep the list sorted.
+            MemoryCacheBenchmark.self,
+        ]
+    )
+}

@@ -1,0 +1,46 @@
+extension MemoryCache {
+    /// Why a snapshot could not be saved or loaded.
+    ///
+    /// Compare ``code`` with the static codes: `error.code == .corrupt`.
+    public struct SnapshotError: Error, CustomStringConvertible {
+        /// What went wrong, fit for a metric label.
+        public struct Code: Hashable, Sendable, CustomStringConvertible {
+            private enum Base: String, Hashable, Sendable {
+                case unreadable, unwritable, corrupt, unsupportedVersion
+            }
+
+            private let base: Base
+
+            private init(_ base: Base) { self.base = base }
+
+            /// The snapshot file could not be read (missing, no permission, I/O error).
+            public static var unreadable: Code { Code(.unreadable) }
+            /// The snapshot could not be encoded or written in place.
+            public static var unwritable: Code { Code(.unwritable) }
+            /// The file is not a valid snapshot (truncated, not JSON, wrong shape, bad key or value).
+            public static var corrupt: Code { Code(.corrupt) }
+            /// The file is a snapshot of a format version this code does not read.
+            public static var unsupportedVersion: Code { Code(.unsupportedVersion) }
+
+            public var description: String { base.rawValue }
+        }
+
+        /// What went wrong.
+        public let code: Code
+        /// A sentence for a person, naming the file.
+        public let message: String
+        /// The error that caused this one, if any.
+        public let cause: (any Error)?
+
+        public init(code: Code, message: String, cause: (any Error)? = nil) {
+            self.code = code
+            self.message = message
+            self.cause = cause
+        }
+
+        public var description: String {
+            if let cause { return "\(code): \(message) (\(cause))" }
+            return "\(code): \(message)"
+        }
+    }
+}
