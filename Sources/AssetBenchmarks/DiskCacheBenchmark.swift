@@ -1,0 +1,141 @@
+import ArgumentParser
+import AssetStorage
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Disk cache figures against raw POSIX calls on the same files, in one run:
+/// a 50 KB hit (warm page cache) against open/read/close, a 50 KB store against
+/// write+rename, and the time to open caches of growing size (the index build).
+struct DiskCacheBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "disk-cache", abstract: "DiskCache hit, store and open against raw POSIX I/O.")
+
+    @Option(help: "Directory for the benchmark's files (on the disk under test).")
+    var directory: String = FileManager.default.temporaryDirectory.path
+
+    @Option(help: "Entry size in bytes.")
+    var size: Int = 50_000
+
+    @Option(help: "Operations per timed round.")
+    var operations: Int = 2_000
+
+    @Option(help: "Cache sizes (entries) for the open benchmark, comma-separated.")
+    var openSizes: String = "25000,50000,100000"
+
+    func run() async throws {
+        let root = URL(fileURLWithPath: directory).appendingPathComponent("assetpipe-bench-disk-\(getpid())")
+        try? FileManager.default.removeItem(at: root)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761) }
+
+        // Hits.
+        let cache = try DiskCache(configuration: .init(directory: root.appendingPathComponent("cache"), accessFlushInterval: 3600, accessFlushCount: .max))
+        let keys = (0..<200).map { "https://example.org/assets/\($0).png" }
+        for key in keys { try cache.store(payload, forKey: key) }
+        for key in keys { _ = try cache.bytes(forKey: key) }  // first reads verify the checksums
+        let rawDir = root.appendingPathComponent("raw").path
+        try FileManager.default.createDirectory(atPath: rawDir, withIntermediateDirectories: true)
+        let rawPaths = keys.indices.map { "\(rawDir)/\($0).data" }
+        for path in rawPaths { try Data(payload).write(to: URL(fileURLWithPath: path)) }
+        let metaTimesBefore = try metadataTimes(root.appendingPathComponent("cache"))
+
+        var ours: [Double] = [], raw: [Double] = []
+        for _ in 0..<7 {
+            ours.append(try time(operations) { i in _ = try cache.bytes(forKey: keys[i % keys.count]) })
+            raw.append(try time(operations) { i in _ = try rawRead(rawPaths[i % rawPaths.count], size: size) })
+        }
+        let writesOnHit = try metadataTimes(root.appendingPathComponent("cache")) == metaTimesBefore ? 0 : 1
+        let hitOurs = median(ours), hitRaw = median(raw)
+
+        // Stores.
+        var storeOurs: [Double] = [], storeRaw: [Double] = []
+        let storeCache = try DiskCache(configuration: .init(directory: root.appendingPathComponent("store"), maxBytes: .max))
+        let rawStoreDir = root.appendingPathComponent("rawstore").path
+        try FileManager.default.createDirectory(atPath: rawStoreDir, withIntermediateDirectories: true)
+        for round in 0..<7 {
+            storeOurs.append(try time(operations / 4) { i in
+                try storeCache.store(payload, forKey: "r\(round)-\(i)")
+            })
+            storeRaw.append(try time(operations / 4) { i in
+                try rawWriteRename(payload, temp: "\(rawStoreDir)/tmp-\(i)", final: "\(rawStoreDir)/r\(round)-\(i).data")
+            })
+        }
+        let storeOursMedian = median(storeOurs), storeRawMedian = median(storeRaw)
+        cache.close()
+        storeCache.close()
+
+        // Opening caches of growing size.
+        var openRows: [(Int, Double, Double)] = []
+        let openDir = root.appendingPathComponent("open")
+        let small = [UInt8](repeating: 1, count: 64)
+        var stored = 0
+        for target in openSizes.split(separator: ",").compactMap({ Int($0) }).sorted() {
+            let filler = try DiskCache(configuration: .init(directory: openDir, maxBytes: .max, maxCount: .max))
+            while stored < target {
+                try filler.store(small, forKey: "https://cdn.example.org/a/\(stored).json")
+                stored += 1
+            }
+            filler.close()
+            var times: [Double] = []
+            for _ in 0..<3 {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let opened = try DiskCache(configuration: .init(directory: openDir, maxBytes: .max, maxCount: .max))
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                precondition(opened.statistics.entries == target, "the index lost entries")
+                opened.close()
+            }
+            let t = median(times)
+            openRows.append((target, t, t / Double(target) * 1e6))
+        }
+
+        print("| figure | ours | peer | ours / peer | goal |")
+        print("|---|---|---|---|---|")
+        print(String(format: "| %d KB hit, warm page cache (us/op) | %.1f | %.1f (open/read/close) | %.2fx the time | within 1.5x |", size / 1000, hitOurs * 1e6, hitRaw * 1e6, hitOurs / hitRaw))
+        print("| metadata files written by \(operations * 7) hits | \(writesOnHit) | - | - | 0 |")
+        print(String(format: "| %d KB store (us/op) | %.1f | %.1f (write+rename) | %.2fx the time | within 1.5x |", size / 1000, storeOursMedian * 1e6, storeRawMedian * 1e6, storeOursMedian / storeRawMedian))
+        for (n, t, perEntry) in openRows {
+            print(String(format: "| open a cache of %d entries (s) | %.3f | - | %.2f us/entry | under 1 s at 100k, linear |", n, t, perEntry))
+        }
+    }
+
+    /// Seconds per operation over `count` operations.
+    func time(_ count: Int, _ body: (Int) throws -> Void) throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        for i in 0..<count { try body(i) }
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 / Double(count)
+    }
+
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    func metadataTimes(_ dir: URL) throws -> [String: Date] {
+        var times: [String: Date] = [:]
+        let enumerator = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: [.contentModificationDateKey])
+        while let url = enumerator?.nextObject() as? URL {
+            guard url.lastPathComponent.hasSuffix(".meta.json") else { continue }
+            times[url.path] = try url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate
+        }
+        return times
+    }
+}
+
+/// The peer: what a program that knows the file and its size does, with no cache around it.
+func rawRead(_ path: String, size: Int) throws -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw POSIXError(.ENOENT) }
+    defer { close(fd) }
+    var bytes = [UInt8](repeating: 0, count: size)
+    let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, size) }
+    guard n == size else { throw POSIXError(.EIO) }
+    return bytes
+}
+
+func rawWriteRename(_ bytes: [UInt8], temp: String, final: String) throws {
+    let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw POSIXError(.EIO) }
+    let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    guard n == bytes.count, rename(temp, final) == 0 else { throw POSIXError(.EIO) }
+}

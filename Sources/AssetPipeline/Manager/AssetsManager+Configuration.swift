@@ -1,0 +1,40 @@
+import AssetStorage
+import Foundation
+
+extension AssetsManager {
+    /// The caches an ``AssetsManager`` owns and their limits.
+    public struct Configuration: Sendable {
+        /// The disk cache (directory, byte/count/age limits).
+        public var disk: DiskCache.Configuration
+        /// The memory cache of each kind. Default: a 256 MiB budget split as image 128 MiB
+        /// (4,096 entries), lottie 64 MiB (4,096), video 32 MiB (1,024), raw 32 MiB (10,000), all LRU.
+        public var memory: [AssetKind: CachePolicy]
+        /// Threads that run blocking file I/O, off Swift's cooperative pool. Default: 4.
+        public var ioThreads: Int
+
+        public init(
+            disk: DiskCache.Configuration,
+            memory: [AssetKind: CachePolicy] = Configuration.defaultMemory(budget: 256 << 20),
+            ioThreads: Int = 4
+        ) {
+            self.disk = disk
+            self.memory = memory
+            self.ioThreads = ioThreads
+        }
+
+        /// A configuration for the cache in `directory` with default limits.
+        public init(directory: URL = DiskCache.Configuration.defaultDirectory()) {
+            self.init(disk: DiskCache.Configuration(directory: directory))
+        }
+
+        /// Splits one memory budget between the kinds: image 1/2, lottie 1/4, video 1/8, raw 1/8.
+        public static func defaultMemory(budget: Int) -> [AssetKind: CachePolicy] {
+            [
+                .image: CachePolicy(maxSize: budget / 2, maxCount: 4_096),
+                .lottie: CachePolicy(maxSize: budget / 4, maxCount: 4_096),
+                .video: CachePolicy(maxSize: budget / 8, maxCount: 1_024),
+                .raw: CachePolicy(maxSize: budget / 8, maxCount: 10_000),
+            ]
+        }
+    }
+}

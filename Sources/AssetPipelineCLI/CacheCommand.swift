@@ -1,0 +1,130 @@
+import ArgumentParser
+import AssetStorage
+import Foundation
+
+/// `assetpipe cache stats|verify|prune|clear`.
+struct CacheCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Inspect and maintain the disk cache.",
+        subcommands: [Stats.self, Verify.self, Prune.self, Clear.self]
+    )
+
+    /// Runs `body` with the opened cache; a storage error is reported and exits 1.
+    static func withCache<T>(_ options: CacheOptions, _ body: (DiskCache) throws -> T) throws -> T {
+        do {
+            let cache = try options.openDiskCache()
+            defer { cache.close() }
+            return try body(cache)
+        } catch let error as StorageError {
+            CLIOutput.error("cache \(options.directory.path): \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Entries and bytes, in all and per kind.")
+        @OptionGroup var cache: CacheOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let stats = try CacheCommand.withCache(cache) { $0.statistics }
+            let capacity = DiskCache.Configuration(directory: cache.directory).maxBytes
+            if output.json {
+                var perKind: [String: Any] = [:]
+                for (kind, s) in stats.perKind { perKind[kind.rawValue] = ["entries": s.entries, "bytes": s.bytes] }
+                CLIOutput.printJSON([
+                    "directory": cache.directory.path, "entries": stats.entries, "bytes": stats.bytes,
+                    "capacity": capacity, "perKind": perKind,
+                ])
+            } else {
+                print("directory  \(cache.directory.path)")
+                print("entries    \(stats.entries)")
+                print("bytes      \(stats.bytes) (\(CLIOutput.bytes(stats.bytes)) of a default \(CLIOutput.bytes(capacity)) limit)")
+                for kind in AssetKind.allCases {
+                    guard let s = stats.perKind[kind] else { continue }
+                    print("  \(kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(s.entries) entries, \(CLIOutput.bytes(s.bytes))")
+                }
+            }
+        }
+    }
+
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Re-read every entry, check its size and checksum, remove the bad ones.",
+            discussion: "Exits 1 when it found (and removed) corrupt entries, 0 when all were whole.")
+        @OptionGroup var cache: CacheOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let (open, report) = try CacheCommand.withCache(cache) { ($0.openReport, try $0.verify()) }
+            // Entries whose metadata was unreadable were found and removed while opening.
+            let corrupt = report.corrupt + open.removedCorrupt
+            let removed = report.removed + open.removedCorrupt
+            if output.json {
+                CLIOutput.printJSON([
+                    "checked": report.checked + open.removedCorrupt, "corrupt": corrupt, "removed": removed,
+                    "orphansRemoved": open.removedOrphans, "temporariesRemoved": open.removedTemporaries,
+                    "problems": report.problems,
+                ])
+            } else {
+                for problem in report.problems { print("corrupt: \(problem)") }
+                print("checked \(report.checked + open.removedCorrupt), corrupt \(corrupt), removed \(removed)"
+                    + (open.removedOrphans + open.removedTemporaries > 0
+                        ? " (and \(open.removedOrphans) orphans, \(open.removedTemporaries) temporary files)" : ""))
+            }
+            if corrupt > 0 { throw ExitCode.failure }
+        }
+    }
+
+    struct Prune: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove expired entries, then the least recently used, down to the limits given.")
+        @OptionGroup var cache: CacheOptions
+        @OptionGroup var output: OutputOptions
+        @Option(name: .customLong("max-size"), help: ArgumentHelp("Keep at most this many bytes.", valueName: "bytes"))
+        var maxSize: Int64?
+        @Option(name: .customLong("max-age"), help: ArgumentHelp("Remove entries stored longer ago than this.", valueName: "seconds"))
+        var maxAge: Double?
+        @Option(name: .customLong("max-count"), help: ArgumentHelp("Keep at most this many entries.", valueName: "n"))
+        var maxCount: Int?
+
+        func validate() throws {
+            guard maxSize != nil || maxAge != nil || maxCount != nil else {
+                throw ValidationError("give at least one of --max-size, --max-age, --max-count")
+            }
+            if let maxSize, maxSize < 0 { throw ValidationError("--max-size must not be negative") }
+            if let maxAge, maxAge < 0 || !maxAge.isFinite { throw ValidationError("--max-age must be a non-negative number") }
+            if let maxCount, maxCount < 0 { throw ValidationError("--max-count must not be negative") }
+        }
+
+        func run() throws {
+            let (removed, stats) = try CacheCommand.withCache(cache) { cache in
+                (try cache.prune(maxBytes: maxSize, maxCount: maxCount, maxAge: maxAge), cache.statistics)
+            }
+            if output.json {
+                CLIOutput.printJSON([
+                    "removed": removed.entries, "removedBytes": removed.bytes,
+                    "entries": stats.entries, "bytes": stats.bytes,
+                ])
+            } else {
+                print("removed \(removed.entries) entries (\(CLIOutput.bytes(removed.bytes))); \(stats.entries) entries (\(CLIOutput.bytes(stats.bytes))) remain")
+            }
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove every entry.")
+        @OptionGroup var cache: CacheOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let removed = try CacheCommand.withCache(cache) { try $0.removeAll() }
+            if output.json {
+                CLIOutput.printJSON(["removed": removed.entries, "removedBytes": removed.bytes])
+            } else {
+                print("removed \(removed.entries) entries (\(CLIOutput.bytes(removed.bytes)))")
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import Crypto
+
+/// File names for cache keys: the lowercase hex SHA-256 of the key's UTF-8 bytes.
+public enum CacheKeyHash {
+    /// The 64-character lowercase hex SHA-256 of `key`'s UTF-8 bytes.
+    public static func fileName(for key: String) -> String {
+        var key = key
+        return key.withUTF8 { hex(SHA256.hash(data: UnsafeRawBufferPointer($0))) }
+    }
+
+    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(64)
+        for byte in digest {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

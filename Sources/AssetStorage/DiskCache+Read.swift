@@ -1,0 +1,185 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Crypto
+import Foundation
+
+extension DiskCache {
+    /// The bytes stored for `key`, or `nil` when there is no whole, matching entry.
+    ///
+    /// A hit records the access in memory (see ``touch(key:)``) and writes nothing. The first
+    /// read of an entry in this process, and any read after its data file changed on disk,
+    /// checks the data's SHA-256 against the metadata; an entry that fails is removed.
+    public func data(forKey key: String) throws -> Data? {
+        try read(key: key) { fd, size, path in
+            var data = Data(count: Int(size))
+            let got = try data.withUnsafeMutableBytes { try POSIX.readFully(fd, into: $0, path) }
+            return got == Int(size) ? data : nil
+        }
+    }
+
+    /// The bytes stored for `key` as an array; see ``data(forKey:)``.
+    public func bytes(forKey key: String) throws -> [UInt8]? {
+        try read(key: key) { fd, size, path in
+            var bytes = [UInt8](repeating: 0, count: Int(size))
+            let got = try bytes.withUnsafeMutableBytes { try POSIX.readFully(fd, into: $0, path) }
+            return got == Int(size) ? bytes : nil
+        }
+    }
+
+    /// Whether a whole entry is stored for `key` (by the index and the files; no checksum, no touch).
+    public func contains(key: String) -> Bool {
+        let hash = CacheKeyHash.fileName(for: key)
+        if state.withLock({ $0.index[hash] != nil }) { return (try? POSIX.stat(dataPath(hash))) != nil }
+        return (try? readMetadataFile(hash: hash)) != nil && (try? POSIX.stat(dataPath(hash))) != nil
+    }
+
+    /// The metadata of the entry for `key`, with accesses not yet flushed counted in; `nil`
+    /// when there is none. Does not count as an access.
+    public func metadata(forKey key: String) throws -> CacheMetadata? {
+        try checkOpen()
+        let hash = CacheKeyHash.fileName(for: key)
+        guard var meta = try readMetadataFile(hash: hash) else { return nil }
+        state.withLock { state in
+            if let entry = state.index[hash], entry.checksum == meta.checksum {
+                meta.accessCount += entry.pendingAccesses
+                if entry.lastAccess > meta.lastAccessTime.timeIntervalSince1970 {
+                    meta.lastAccessTime = Date(timeIntervalSince1970: entry.lastAccess)
+                }
+            } else {
+                state.insert(IndexEntry(meta), hash: hash)
+            }
+        }
+        return meta
+    }
+
+    /// Opens the data file of a checked entry and hands it to `body`, which reads `size` bytes.
+    /// Counts a hit or a miss and touches the entry on a hit.
+    ///
+    /// A hit costs a `stat` of the metadata file, an open, an `fstat` and the read: when both
+    /// files are as they were when last checked, nothing is parsed or hashed again.
+    func read<T>(key: String, _ body: (Int32, Int64, String) throws -> T?) throws -> T? {
+        try Self.validate(key: key)
+        try checkOpen()
+        let hash = CacheKeyHash.fileName(for: key)
+        guard let metaStat = try POSIX.statAt(rootFD, relativeMetaPath(hash)) else {
+            forget(hash: hash, miss: true)
+            return nil
+        }
+        let metaStamp = FileStamp(metaStat)
+        var entry = state.withLock { $0.index[hash] }
+        if entry == nil || entry?.metaStamp != metaStamp {
+            guard let meta = try readMetadataFile(hash: hash) else {
+                _ = try removeIfStillBroken(hash: hash)
+                forget(hash: hash, miss: true)
+                return nil
+            }
+            entry = state.withLock { state in
+                var fresh = IndexEntry(meta)
+                fresh.metaStamp = metaStamp
+                if let old = state.index[hash], old.checksum == fresh.checksum {
+                    fresh.verified = old.verified
+                    fresh.pendingAccesses = old.pendingAccesses
+                    fresh.lastAccess = max(fresh.lastAccess, old.lastAccess)
+                }
+                state.insert(fresh, hash: hash)
+                return fresh
+            }
+        }
+        guard let current = entry else { return nil }
+        if current.isExpired(now: clock.now.timeIntervalSince1970, maxAge: configuration.maxAge) {
+            _ = try remove([(hash, current)])
+            countMiss()
+            return nil
+        }
+        let path = relativeDataPath(hash)
+        guard let fd = try POSIX.openAt(rootFD, path) else {
+            _ = try removeIfStillBroken(hash: hash)
+            forget(hash: hash, miss: true)
+            return nil
+        }
+        defer { POSIX.close(fd) }
+        let stamp = FileStamp(try POSIX.fstat(fd, path))
+        guard stamp.size == current.size, let value = try body(fd, current.size, path) else {
+            try removeCorrupt(hash: hash, checksum: current.checksum)
+            return nil
+        }
+        if current.verified != stamp {
+            guard try checksum(fd: fd, size: current.size, path: path) == current.checksum else {
+                try removeCorrupt(hash: hash, checksum: current.checksum)
+                return nil
+            }
+        }
+        touch(hash: hash, verified: stamp, checksum: current.checksum, countHit: true)
+        return value
+    }
+
+    /// Records an access to `key`'s entry in memory; the access recorder writes it later.
+    public func touch(key: String) {
+        let hash = CacheKeyHash.fileName(for: key)
+        touch(hash: hash, verified: nil, checksum: nil, countHit: false)
+    }
+
+    func touch(hash: String, verified: FileStamp?, checksum: String?, countHit: Bool) {
+        let now = clock.now.timeIntervalSince1970
+        let flushNow = state.withLock { state -> Bool in
+            guard var entry = state.index[hash] else { return false }
+            if let checksum, entry.checksum != checksum { return false }
+            entry.lastAccess = max(entry.lastAccess, now)
+            entry.pendingAccesses += 1
+            if let verified { entry.verified = verified }
+            state.index[hash] = entry
+            if countHit { state.hits += 1 }
+            state.pendingFlush.insert(hash)
+            state.pendingTouches += 1
+            return state.pendingTouches >= configuration.accessFlushCount
+        }
+        if flushNow { flushAccesses() }
+    }
+
+    func forget(hash: String, miss: Bool) {
+        state.withLock { state in
+            state.remove(hash: hash)
+            if miss { state.misses += 1 }
+        }
+    }
+
+    /// Counts a miss without a lookup (used when the key has no entry at all).
+    func countMiss() {
+        state.withLock { $0.misses += 1 }
+    }
+
+    /// Removes an entry whose data disagrees with its metadata, unless another process has
+    /// replaced it with a different commit meanwhile.
+    func removeCorrupt(hash: String, checksum: String) throws {
+        try commitLock.withLock {
+            if let meta = try readMetadataFile(hash: hash), meta.checksum != checksum { return }
+            try POSIX.unlink(metaPath(hash))
+            try POSIX.unlink(dataPath(hash))
+        }
+        forget(hash: hash, miss: true)
+    }
+
+    /// Lowercase hex SHA-256 of the first `size` bytes of an open file.
+    func checksum(fd: Int32, size: Int64, path: String) throws -> String {
+        var hasher = SHA256()
+        let chunk = 1 << 16
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: Int64 = 0
+        while offset < size {
+            let want = Int(min(Int64(chunk), size - offset))
+            let n = pread(fd, buffer.baseAddress!, want, off_t(offset))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw POSIX.error("read", path)
+            }
+            if n == 0 { break }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            offset += Int64(n)
+        }
+        return CacheKeyHash.hex(hasher.finalize())
+    }
+}

@@ -1,0 +1,104 @@
+import AssetStorage
+import Foundation
+import Testing
+
+/// Runs the built `assetpipe` binary.
+func assetpipe(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    if dir.lastPathComponent.hasSuffix(".xctest") { dir = dir.deletingLastPathComponent() }
+    let process = Process()
+    process.executableURL = dir.appendingPathComponent("assetpipe")
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+}
+
+func jsonObject(_ text: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+}
+
+@Suite("assetpipe cache")
+struct CacheCommandTests {
+    let dir: URL
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("assetpipe-cli-\(UUID().uuidString)")
+        let cache = try DiskCache(directory: dir)
+        for i in 0..<10 {
+            try cache.store([UInt8](repeating: UInt8(i), count: 100 * (i + 1)), forKey: "k\(i)", info: .init(kind: i < 4 ? .image : .lottie))
+        }
+        cache.close()
+    }
+
+    @Test func statsCountsEntriesAndBytes() throws {
+        let result = try assetpipe(["cache", "stats", "--cache-dir", dir.path, "--json"])
+        #expect(result.status == 0)
+        let json = try jsonObject(result.stdout)
+        #expect(json["entries"] as? Int == 10)
+        #expect(json["bytes"] as? Int == 5500)
+        let perKind = try #require(json["perKind"] as? [String: [String: Int]])
+        #expect(perKind["image"]?["entries"] == 4)
+        #expect(perKind["image"]?["bytes"] == 1000)
+    }
+
+    @Test func theDefaultDirectoryComesFromTheEnvironment() throws {
+        var env = ProcessInfo.processInfo.environment
+        env["ASSETPIPE_CACHE_DIR"] = dir.path
+        let result = try assetpipe(["cache", "stats", "--json"], environment: env)
+        #expect(try jsonObject(result.stdout)["entries"] as? Int == 10)
+        env["ASSETPIPE_CACHE_DIR"] = nil
+        env["XDG_CACHE_HOME"] = dir.path + "/xdg"
+        let xdg = try assetpipe(["cache", "stats", "--json"], environment: env)
+        #expect(try jsonObject(xdg.stdout)["directory"] as? String == dir.path + "/xdg/assetpipe")
+    }
+
+    @Test func verifyReportsAndRemovesCorruptEntries() throws {
+        let hash = CacheKeyHash.fileName(for: "k5")
+        let data = dir.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent("\(hash).data")
+        var bytes = try Data(contentsOf: data)
+        bytes[3] ^= 0x55
+        try bytes.write(to: data)
+        let metaHash = CacheKeyHash.fileName(for: "k6")
+        let meta = dir.appendingPathComponent(String(metaHash.prefix(2))).appendingPathComponent("\(metaHash).meta.json")
+        try Data("{\"format\":1,".utf8).write(to: meta)
+
+        let result = try assetpipe(["cache", "verify", "--cache-dir", dir.path, "--json"])
+        #expect(result.status == 1)
+        let json = try jsonObject(result.stdout)
+        #expect(json["checked"] as? Int == 10)
+        #expect(json["corrupt"] as? Int == 2)
+        #expect(json["removed"] as? Int == 2)
+        let again = try assetpipe(["cache", "verify", "--cache-dir", dir.path, "--json"])
+        #expect(again.status == 0)
+        #expect(try jsonObject(again.stdout)["checked"] as? Int == 8)
+        #expect(try jsonObject(again.stdout)["corrupt"] as? Int == 0)
+    }
+
+    @Test func pruneAndClear() throws {
+        let pruned = try assetpipe(["cache", "prune", "--cache-dir", dir.path, "--max-count", "6", "--json"])
+        #expect(pruned.status == 0)
+        #expect(try jsonObject(pruned.stdout)["removed"] as? Int == 4)
+        let bySize = try assetpipe(["cache", "prune", "--cache-dir", dir.path, "--max-size", "2000", "--json"])
+        #expect(try jsonObject(bySize.stdout)["bytes"] as? Int ?? .max <= 2000)
+        let cleared = try assetpipe(["cache", "clear", "--cache-dir", dir.path, "--json"])
+        #expect(cleared.status == 0)
+        let stats = try assetpipe(["cache", "stats", "--cache-dir", dir.path, "--json"])
+        #expect(try jsonObject(stats.stdout)["entries"] as? Int == 0)
+    }
+
+    @Test func badUsageExitsTwo() throws {
+        #expect(try assetpipe(["cache", "prune", "--cache-dir", dir.path]).status == 2)
+        #expect(try assetpipe(["cache", "frobnicate"]).status == 2)
+        #expect(try assetpipe(["cache", "prune", "--max-count", "many"]).status == 2)
+        let unusable = try assetpipe(["cache", "stats", "--cache-dir", "/proc/version/x"])
+        #expect(unusable.status == 1)
+        #expect(unusable.stderr.contains("assetpipe:"))
+    }
+}

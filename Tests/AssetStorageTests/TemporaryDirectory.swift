@@ -1,0 +1,38 @@
+import Foundation
+
+/// A fresh directory under the system's temporary folder, removed when the test ends.
+final class TemporaryDirectory {
+    let url: URL
+    var path: String { url.path }
+
+    init(_ label: String = "test") throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("assetpipe-\(label)-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// The directory holding the test binary and the package's other built products.
+func builtProductsDirectory() -> URL {
+    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    var dir = exe.deletingLastPathComponent()
+    // On Linux the tests run from `<bin>/<Package>PackageTests.xctest`.
+    if dir.lastPathComponent.hasSuffix(".xctest") { dir = dir.deletingLastPathComponent() }
+    return dir
+}
+
+/// Runs a built helper executable and returns its exit status and standard output.
+@discardableResult
+func runProduct(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = builtProductsDirectory().appendingPathComponent(name)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# DiskCache against raw POSIX calls on the same disk, in one process and one run.
+set -euo pipefail
+dir="${ROOT}/.build/bench-disk"
+mkdir -p "$dir"
+echo "## Disk cache"
+echo
+echo "\`assetpipe-bench disk-cache --directory .build/bench-disk\` (release build): a 50 KB entry read"
+echo "from a warm page cache against open/read/close of the same bytes; a 50 KB store against"
+echo "open/write/close/rename; opening a cache of N entries (the index build). Medians of 7 rounds."
+echo
+"$ASSETPIPE_BENCH" disk-cache --directory "$dir"
+rm -rf "$dir"
