@@ -7,13 +7,20 @@ let package = Package(
     products: [
         .library(name: "AssetPipeline", targets: ["AssetPipeline"]),
         .library(name: "AssetStorage", targets: ["AssetStorage"]),
+        .library(name: "AssetLoading", targets: ["AssetLoading"]),
         .executable(name: "assetpipe", targets: ["AssetPipelineCLI"]),
         .executable(name: "assetpipe-bench", targets: ["AssetBenchmarks"]),
     ],
     dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // MARK: storage
@@ -21,6 +28,20 @@ let package = Package(
             name: "AssetStorage",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+
+        // MARK: loading
+        .target(
+            name: "AssetLoading",
+            dependencies: [
+                "AssetStorage",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
 
@@ -51,6 +72,17 @@ let package = Package(
         ),
 
         // MARK: test support
+        .target(
+            name: "AssetTestSupport",
+            dependencies: [
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "DiskCacheWorker",
             dependencies: ["AssetStorage"],
@@ -59,6 +91,15 @@ let package = Package(
 
         // MARK: tests
         .testTarget(name: "AssetStorageTests", dependencies: ["AssetStorage"]),
+        .testTarget(name: "AssetLoadingTests", dependencies: [
+            "AssetLoading", "AssetStorage", "AssetTestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+        ]),
         .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetStorage"]),
         .testTarget(name: "AssetPipelineCLITests", dependencies: ["AssetStorage"]),
     ]
