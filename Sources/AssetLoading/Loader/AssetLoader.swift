@@ -1,0 +1,177 @@
+import AssetStorage
+import AsyncHTTPClient
+import Logging
+import NIOCore
+import NIOPosix
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Loads assets over HTTP(S) and from local files, through a ``DiskCache``.
+///
+/// - One `HTTPClient` per loader (connection pooling, HTTP/1.1 and HTTP/2, TLS); call ``shutdown()``.
+/// - Bodies stream to the disk cache (blocking writes on an I/O thread pool, never on Swift's cooperative
+///   pool) and are committed only when whole: a body over the kind's maximum, or cut short, stores nothing.
+/// - ``CacheStrategy`` picks where answers come from; the default follows RFC 9111 (``FreshnessPolicy``).
+/// - Concurrent loads of the same request share one exchange; a caller that is cancelled gets
+///   ``LoaderError/cancelled`` and the others go on.
+/// - Failed exchanges are retried by ``RetryPolicy``; redirects are followed (limit, loop detection).
+///
+/// ```swift
+/// let loader = AssetLoader(diskCache: cache, logger: logger)
+/// let response = try await loader.load(AssetRequest(url: "https://example.com/a.png", kind: .image))
+/// let bytes = try await loader.data(for: response)
+/// try await loader.shutdown()
+/// ```
+public final class AssetLoader: Sendable {
+    public let configuration: Configuration
+    /// The cache the loader reads and fills.
+    public let diskCache: DiskCache
+    let logger: Logger
+    let httpClient: HTTPClient
+    let ioPool: NIOThreadPool
+    let ownsIOPool: Bool
+    let inFlight = InFlightLoads()
+    let backgroundRefreshes = BackgroundRefreshes()
+    let policy: FreshnessPolicy
+    let metrics: LoaderMetrics
+
+    /// Creates a loader.
+    ///
+    /// - Parameters:
+    ///   - ioThreadPool: a started pool for blocking disk I/O (for example the `AssetsManager`'s), or nil
+    ///     for a pool of ``Configuration/ioThreads`` threads owned (and stopped) by the loader.
+    ///   - logger: where the loader logs; it never bootstraps logging.
+    public init(
+        diskCache: DiskCache,
+        configuration: Configuration = Configuration(),
+        ioThreadPool: NIOThreadPool? = nil,
+        logger: Logger = Logger(label: "AssetLoading.AssetLoader")
+    ) {
+        self.configuration = configuration
+        self.diskCache = diskCache
+        self.logger = logger
+        if let ioThreadPool {
+            self.ioPool = ioThreadPool
+            self.ownsIOPool = false
+        } else {
+            let pool = NIOThreadPool(numberOfThreads: max(1, configuration.ioThreads))
+            pool.start()
+            self.ioPool = pool
+            self.ownsIOPool = true
+        }
+        var client = HTTPClient.Configuration()
+        client.timeout = HTTPClient.Configuration.Timeout(
+            connect: Self.timeAmount(configuration.connectTimeout),
+            read: Self.timeAmount(configuration.readTimeout)
+        )
+        client.redirectConfiguration = .follow(max: max(0, configuration.redirectLimit), allowCycles: false)
+        client.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, configuration.maxConnectionsPerHost)
+        // a refused connection fails the attempt at once; the loader's RetryPolicy decides what follows
+        client.connectionPool.retryConnectionEstablishment = false
+        client.decompression = .disabled
+        self.httpClient = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: client,
+            backgroundActivityLogger: logger
+        )
+        self.policy = FreshnessPolicy(configuration: configuration.freshness)
+        self.metrics = LoaderMetrics(factory: configuration.metricsFactory)
+    }
+
+    /// Waits for background revalidations, then stops the HTTP client and, when the loader created it,
+    /// the I/O pool. Loads after this fail with ``LoaderError/shutdown``.
+    public func shutdown() async throws {
+        await self.backgroundRefreshes.waitForAll()
+        try await self.httpClient.shutdown()
+        if self.ownsIOPool {
+            try await self.ioPool.shutdownGracefully()
+        }
+    }
+
+    /// Loads `request`: from the cache, the network or a local file, as its strategy says.
+    ///
+    /// Throws a ``LoaderError``; a caller's cancellation throws ``LoaderError/cancelled``.
+    public func load(_ request: AssetRequest) async throws -> AssetResponse {
+        let start = self.configuration.clock.now
+        do {
+            let target = try LoadTarget(request)
+            let response: AssetResponse
+            switch target.scheme {
+            case .file(let path):
+                response = try await self.loadFile(path: path, request: request, start: start)
+            case .http:
+                response = try await self.inFlight.load(key: target.coalescingKey) {
+                    try await self.loadHTTP(target, start: start)
+                }
+            }
+            self.metrics.recordLoad(kind: request.kind, outcome: response.outcome)
+            self.logger.debug(
+                "asset loaded",
+                metadata: [
+                    "url": "\(request.url)", "outcome": "\(response.outcome.rawValue)", "status": "\(response.status)",
+                    "bytes": "\(response.size)",
+                ])
+            return response
+        } catch {
+            let failure = LoaderError.mapping(error)
+            self.metrics.recordFailure(kind: request.kind, error: failure)
+            self.logger.debug("asset load failed", metadata: ["url": "\(request.url)", "error": "\(failure)"])
+            throw failure
+        }
+    }
+
+    /// The bytes of a response's body: read from the disk cache or the local file (on the I/O pool), or
+    /// the bytes held in memory. Throws a ``LoaderError``: ``LoaderError/notCached`` when the cache entry
+    /// has gone meanwhile.
+    public func data(for response: AssetResponse) async throws -> Data {
+        do {
+            switch response.body {
+            case .data(let data):
+                return data
+            case .cacheEntry(let metadata):
+                let cache = self.diskCache
+                let data = try await self.runIO { try cache.data(forKey: metadata.key) }
+                guard let data, Int64(data.count) == metadata.size else {
+                    throw LoaderError.notCached.with(message: "the cache entry for \(metadata.key) is gone")
+                }
+                return data
+            case .file(let path, _):
+                return try await self.runIO { try LocalFile.read(path: path) }
+            }
+        } catch {
+            throw LoaderError.mapping(error)
+        }
+    }
+
+    /// The default cache key of a URL: the URL with its scheme and host lowercased and without fragment.
+    public static func defaultCacheKey(for url: String) -> String {
+        guard var components = URLComponents(string: url) else { return url }
+        components.scheme = components.scheme?.lowercased()
+        components.host = components.host?.lowercased()
+        components.fragment = nil
+        return components.string ?? url
+    }
+
+    /// Waits until the background revalidations started so far (`stale-while-revalidate`) have finished.
+    public func waitForBackgroundRefreshes() async {
+        await self.backgroundRefreshes.waitForAll()
+    }
+
+    /// Runs blocking work (disk I/O) on the loader's I/O pool.
+    func runIO<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        do {
+            return try await self.ioPool.runIfActive(body)
+        } catch let error as NIOThreadPoolError.ThreadPoolInactive {
+            throw LoaderError.shutdown.with(underlying: error)
+        }
+    }
+
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

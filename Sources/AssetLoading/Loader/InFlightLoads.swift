@@ -1,0 +1,104 @@
+import Synchronization
+
+/// Loads in progress by coalescing key: the first caller starts the shared work in an unstructured task,
+/// later callers wait for the same result.
+///
+/// A caller whose task is cancelled stops waiting at once and gets ``LoaderError/cancelled``; the work
+/// goes on for the others. When the last waiter leaves, the work is cancelled and forgotten.
+final class InFlightLoads: Sendable {
+    private struct Entry {
+        let id: UInt64
+        var task: Task<Void, Never>?
+        var waiters: [UInt64: CheckedContinuation<AssetResponse, any Error>] = [:]
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var nextID: UInt64 = 0
+
+        mutating func makeID() -> UInt64 {
+            self.nextID &+= 1
+            return self.nextID
+        }
+    }
+
+    private let state = Mutex(State())
+
+    /// The number of keys with work in progress.
+    var count: Int { self.state.withLock { $0.entries.count } }
+
+    /// The number of callers waiting, over all keys.
+    var waiterCount: Int { self.state.withLock { $0.entries.values.reduce(0) { $0 + $1.waiters.count } } }
+
+    /// The result of the work for `key`: joins the work in progress, or starts `work`.
+    func load(key: String, work: @escaping @Sendable () async throws -> AssetResponse) async throws -> AssetResponse {
+        let waiterID = self.state.withLock { $0.makeID() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<AssetResponse, any Error>) in
+                enum Registration { case cancelled, joined, started(UInt64) }
+                let registration = self.state.withLock { state -> Registration in
+                    if Task.isCancelled { return .cancelled }
+                    if state.entries[key] != nil {
+                        state.entries[key]!.waiters[waiterID] = continuation
+                        return .joined
+                    }
+                    let entryID = state.makeID()
+                    state.entries[key] = Entry(id: entryID, waiters: [waiterID: continuation])
+                    return .started(entryID)
+                }
+                switch registration {
+                case .cancelled:
+                    continuation.resume(throwing: LoaderError.cancelled)
+                case .joined:
+                    break
+                case .started(let entryID):
+                    let task = Task {
+                        let result: Result<AssetResponse, any Error>
+                        do {
+                            result = .success(try await work())
+                        } catch {
+                            result = .failure(error)
+                        }
+                        self.finish(key: key, entryID: entryID, result: result)
+                    }
+                    let abandoned = self.state.withLock { state -> Bool in
+                        guard state.entries[key]?.id == entryID else { return true }
+                        state.entries[key]!.task = task
+                        return false
+                    }
+                    if abandoned { task.cancel() }
+                }
+            }
+        } onCancel: {
+            self.cancelWaiter(key: key, waiterID: waiterID)
+        }
+    }
+
+    private func finish(key: String, entryID: UInt64, result: Result<AssetResponse, any Error>) {
+        let waiters = self.state.withLock { state -> [CheckedContinuation<AssetResponse, any Error>] in
+            guard let entry = state.entries[key], entry.id == entryID else { return [] }
+            state.entries[key] = nil
+            return Array(entry.waiters.values)
+        }
+        for waiter in waiters {
+            waiter.resume(with: result)
+        }
+    }
+
+    private func cancelWaiter(key: String, waiterID: UInt64) {
+        let (waiter, orphanedTask) = self.state.withLock {
+            state -> (CheckedContinuation<AssetResponse, any Error>?, Task<Void, Never>?) in
+            guard var entry = state.entries[key], let waiter = entry.waiters.removeValue(forKey: waiterID) else {
+                return (nil, nil)
+            }
+            if entry.waiters.isEmpty {
+                state.entries[key] = nil
+                return (waiter, entry.task)
+            }
+            state.entries[key] = entry
+            return (waiter, nil)
+        }
+        waiter?.resume(throwing: LoaderError.cancelled)
+        orphanedTask?.cancel()
+    }
+}

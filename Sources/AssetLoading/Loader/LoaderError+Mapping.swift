@@ -1,0 +1,45 @@
+import AssetStorage
+import AsyncHTTPClient
+import NIOCore
+
+extension LoaderError {
+    /// The loader's error for any error thrown while loading.
+    static func mapping(_ error: any Error) -> LoaderError {
+        switch error {
+        case let error as LoaderError:
+            return error
+        case is CancellationError:
+            return .cancelled.with(underlying: error)
+        case let error as HTTPClientError:
+            return Self.mapping(client: error)
+        case let error as StorageError:
+            if error.code == .tooLarge { return .tooLarge.with(message: error.message, underlying: error) }
+            if error.code == .closed { return .shutdown.with(message: error.message, underlying: error) }
+            return .storage.with(message: error.message, underlying: error)
+        case is ChannelError, is IOError:
+            return .connection.with(message: "the connection failed: \(error)", underlying: error)
+        default:
+            return .connection.with(message: "\(error)", underlying: error)
+        }
+    }
+
+    private static func mapping(client error: HTTPClientError) -> LoaderError {
+        switch error {
+        case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .tlsHandshakeTimeout,
+            .getConnectionFromPoolTimeout:
+            return .timeout.with(message: "timed out: \(error)", underlying: error)
+        case .redirectLimitReached:
+            return .tooManyRedirects.with(underlying: error)
+        case .redirectCycleDetected:
+            return .redirectLoop.with(underlying: error)
+        case .cancelled, .requestStreamCancelled:
+            return .cancelled.with(underlying: error)
+        case .invalidURL, .emptyHost, .emptyScheme:
+            return .invalidURL.with(underlying: error)
+        case .alreadyShutdown:
+            return .shutdown.with(underlying: error)
+        default:
+            return .connection.with(message: "the exchange failed: \(error)", underlying: error)
+        }
+    }
+}

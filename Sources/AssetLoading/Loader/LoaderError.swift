@@ -1,0 +1,127 @@
+/// The one error type of the loading layer: a code, a message and, where one exists, the underlying error.
+///
+/// Compare with the static members (`error == .timeout`, `error == .http(404)`): equality looks at the
+/// code only. ``shortDescription`` is fit for a metric label.
+public struct LoaderError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Code: Hashable, Sendable {
+        case http(Int)
+        case timeout
+        case tooLarge
+        case truncated
+        case connection
+        case cancelled
+        case invalidURL
+        case unsupportedScheme
+        case notCached
+        case notFound
+        case tooManyRedirects
+        case redirectLoop
+        case storage
+        case shutdown
+    }
+
+    private let code: Code
+    /// A human-readable explanation.
+    public let message: String
+    /// The error that caused this one, if any.
+    public let underlying: (any Error)?
+    /// The delay a `429` or `503` asked for with `Retry-After`, used by the retry loop.
+    let retryAfter: Duration?
+
+    private init(_ code: Code, _ message: String, underlying: (any Error)? = nil, retryAfter: Duration? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+        self.retryAfter = retryAfter
+    }
+
+    /// The origin answered with an error status (or a status the loader cannot use).
+    public static func http(_ status: Int) -> LoaderError { LoaderError(.http(status), "the origin answered \(status)") }
+    /// A connect, idle-read or whole-request timeout passed.
+    public static let timeout = LoaderError(.timeout, "the request timed out")
+    /// The body is larger than the kind's maximum.
+    public static let tooLarge = LoaderError(.tooLarge, "the body is larger than allowed")
+    /// The body ended before its announced length (the connection closed early).
+    public static let truncated = LoaderError(.truncated, "the body ended early")
+    /// The connection could not be made or broke.
+    public static let connection = LoaderError(.connection, "the connection failed")
+    /// The caller's task was cancelled.
+    public static let cancelled = LoaderError(.cancelled, "the load was cancelled")
+    /// The URL cannot be parsed or has no host.
+    public static let invalidURL = LoaderError(.invalidURL, "the URL is not valid")
+    /// The URL's scheme is not http, https or file.
+    public static let unsupportedScheme = LoaderError(.unsupportedScheme, "the URL's scheme is not supported")
+    /// The strategy or `only-if-cached` forbids the network and the cache cannot answer (a 504 in HTTP terms).
+    public static let notCached = LoaderError(.notCached, "no usable cached response")
+    /// A `file://` URL names no readable regular file.
+    public static let notFound = LoaderError(.notFound, "no such file")
+    /// More redirects than the configured limit.
+    public static let tooManyRedirects = LoaderError(.tooManyRedirects, "too many redirects")
+    /// A redirect leads back to a URL already visited.
+    public static let redirectLoop = LoaderError(.redirectLoop, "a redirect loop")
+    /// The disk cache failed.
+    public static let storage = LoaderError(.storage, "the disk cache failed")
+    /// The loader was shut down.
+    public static let shutdown = LoaderError(.shutdown, "the loader is shut down")
+
+    /// The same code with another message and cause.
+    func with(message: String? = nil, underlying: (any Error)? = nil, retryAfter: Duration? = nil) -> LoaderError {
+        LoaderError(self.code, message ?? self.message, underlying: underlying ?? self.underlying, retryAfter: retryAfter ?? self.retryAfter)
+    }
+
+    /// The HTTP status for ``http(_:)`` errors.
+    public var status: Int? {
+        if case .http(let status) = self.code { return status }
+        return nil
+    }
+
+    /// Whether a retry may succeed: connection failures, early ends, timeouts of one attempt, and the
+    /// statuses 408, 429 and 5xx. Never other 4xx.
+    var isRetryable: Bool {
+        switch self.code {
+        case .connection, .truncated: return true
+        case .http(let status): return status == 408 || status == 429 || (500...599).contains(status)
+        default: return false
+        }
+    }
+
+    /// Whether the failure lets a stale copy answer (`stale-if-error`, `networkFirst`): the origin could
+    /// not be reached or failed with 5xx.
+    var allowsStaleFallback: Bool {
+        switch self.code {
+        case .connection, .truncated, .timeout: return true
+        case .http(let status): return (500...599).contains(status)
+        default: return false
+        }
+    }
+
+    /// The code alone, for metric labels: `http_404`, `timeout`, ...
+    public var shortDescription: String {
+        switch self.code {
+        case .http(let status): return "http_\(status)"
+        case .timeout: return "timeout"
+        case .tooLarge: return "too_large"
+        case .truncated: return "truncated"
+        case .connection: return "connection"
+        case .cancelled: return "cancelled"
+        case .invalidURL: return "invalid_url"
+        case .unsupportedScheme: return "unsupported_scheme"
+        case .notCached: return "not_cached"
+        case .notFound: return "not_found"
+        case .tooManyRedirects: return "too_many_redirects"
+        case .redirectLoop: return "redirect_loop"
+        case .storage: return "storage"
+        case .shutdown: return "shutdown"
+        }
+    }
+
+    public var description: String {
+        var text = "LoaderError.\(self.shortDescription): \(self.message)"
+        if let underlying { text += " (\(underlying))" }
+        return text
+    }
+
+    public static func == (lhs: LoaderError, rhs: LoaderError) -> Bool {
+        lhs.code == rhs.code
+    }
+}

@@ -1,0 +1,26 @@
+import AssetStorage
+import Metrics
+
+/// The loader's counters: `assetpipe_loads_total` by kind and outcome, `assetpipe_load_errors_total` by
+/// kind and error code.
+struct LoaderMetrics: Sendable {
+    static let loadsLabel = "assetpipe_loads_total"
+    static let errorsLabel = "assetpipe_load_errors_total"
+
+    let factory: (any MetricsFactory)?
+
+    func recordLoad(kind: AssetKind, outcome: LoadOutcome) {
+        self.counter(Self.loadsLabel, [("kind", kind.rawValue), ("outcome", outcome.rawValue)]).increment()
+    }
+
+    func recordFailure(kind: AssetKind, error: LoaderError) {
+        self.counter(Self.errorsLabel, [("kind", kind.rawValue), ("code", error.shortDescription)]).increment()
+    }
+
+    private func counter(_ label: String, _ dimensions: [(String, String)]) -> Counter {
+        if let factory {
+            return Counter(label: label, dimensions: dimensions, factory: factory)
+        }
+        return Counter(label: label, dimensions: dimensions)
+    }
+}
