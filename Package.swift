@@ -50,7 +50,9 @@ let package = Package(
             name: "AssetPipeline",
             dependencies: [
                 "AssetStorage",
+                "AssetLoading",
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -60,6 +62,7 @@ let package = Package(
             dependencies: [
                 "AssetPipeline",
                 "AssetStorage",
+                "AssetLoading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -101,6 +104,6 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
         .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetStorage"]),
-        .testTarget(name: "AssetPipelineCLITests", dependencies: ["AssetStorage"]),
+        .testTarget(name: "AssetPipelineCLITests", dependencies: ["AssetStorage", "AssetTestSupport"]),
     ]
 )

@@ -11,6 +11,7 @@ struct AssetPipe: AsyncParsableCommand {
         abstract: "Fetch media assets over HTTP, keep them in layered caches, decode them.",
         subcommands: [
             CacheCommand.self,
+            GetCommand.self,
         ]
     )
 

@@ -183,3 +183,45 @@ extension DiskCache {
         return CacheKeyHash.hex(hasher.finalize())
     }
 }
+
+extension DiskCache {
+    /// Copies the bytes stored for `key` to the file at `path` (created or truncated), streaming
+    /// them in 1 MiB pieces, and returns how many were copied; `nil` when there is no whole,
+    /// matching entry. The copy is checked against the entry's checksum as it goes; on a
+    /// mismatch the entry is removed, the partial file deleted, and `nil` returned.
+    public func copyData(forKey key: String, toFile path: String) throws -> Int64? {
+        try read(key: key) { fd, size, source in
+            let out = try POSIX.open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            var hasher = SHA256()
+            let chunk = 1 << 20
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+            defer { buffer.deallocate() }
+            var offset: Int64 = 0
+            do {
+                defer { POSIX.close(out) }
+                while offset < size {
+                    let want = Int(min(Int64(chunk), size - offset))
+                    let n = pread(fd, buffer.baseAddress!, want, off_t(offset))
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        throw POSIX.error("read", source)
+                    }
+                    if n == 0 { break }
+                    let piece = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+                    hasher.update(bufferPointer: piece)
+                    try POSIX.writeAll(out, piece, path)
+                    offset += Int64(n)
+                }
+            } catch {
+                _ = try? POSIX.unlink(path)
+                throw error
+            }
+            let state = self.state.withLock { $0.index[CacheKeyHash.fileName(for: key)] }
+            guard offset == size, CacheKeyHash.hex(hasher.finalize()) == state?.checksum else {
+                _ = try? POSIX.unlink(path)
+                return nil
+            }
+            return offset
+        }
+    }
+}

@@ -102,3 +102,13 @@ struct CacheCommandTests {
         #expect(unusable.stderr.contains("assetpipe:"))
     }
 }
+
+/// Runs the built `assetpipe` binary from async code: the wait happens on a thread of its own,
+/// so that servers in this process (whose handlers run on the cooperative pool) keep answering.
+func assetpipeAsync(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread {
+            continuation.resume(with: Result { try assetpipe(arguments) })
+        }.start()
+    }
+}

@@ -1,3 +1,4 @@
+import AssetLoading
 import AssetStorage
 import Foundation
 
@@ -11,15 +12,20 @@ extension AssetsManager {
         public var memory: [AssetKind: CachePolicy]
         /// Threads that run blocking file I/O, off Swift's cooperative pool. Default: 4.
         public var ioThreads: Int
+        /// The HTTP loader (timeouts, body limits per kind, retries, redirects). Its I/O runs on
+        /// the manager's threads.
+        public var loader: AssetLoader.Configuration
 
         public init(
             disk: DiskCache.Configuration,
             memory: [AssetKind: CachePolicy] = Configuration.defaultMemory(budget: 256 << 20),
-            ioThreads: Int = 4
+            ioThreads: Int = 4,
+            loader: AssetLoader.Configuration = AssetLoader.Configuration()
         ) {
             self.disk = disk
             self.memory = memory
             self.ioThreads = ioThreads
+            self.loader = loader
         }
 
         /// A configuration for the cache in `directory` with default limits.

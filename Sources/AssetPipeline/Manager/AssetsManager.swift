@@ -1,9 +1,12 @@
+import AssetLoading
 import AssetStorage
 import Foundation
+import Logging
 import NIOPosix
 
 /// The one place that routes reads and writes to the right cache by ``StorageType``: a memory
-/// cache per ``AssetKind`` and a shared ``DiskCache``.
+/// cache per ``AssetKind`` and a shared ``DiskCache``, with the ``AssetLoader`` that fills the
+/// disk cache from the network.
 ///
 /// Disk work runs on the manager's own I/O threads (an `NIOThreadPool`), never on Swift's
 /// cooperative pool; memory hits return without leaving the caller's task. Call ``shutdown()``
@@ -14,10 +17,13 @@ public final class AssetsManager: Sendable {
     public let diskCache: DiskCache
     /// The memory caches by kind. Values are bytes (`Data`) or decoded objects.
     public let memoryCaches: [AssetKind: MemoryCache<String, any Sendable>]
+    /// The HTTP loader, storing through ``diskCache``.
+    public let loader: AssetLoader
     let ioPool: NIOThreadPool
 
-    /// Opens the disk cache (blocking: it builds its index) and creates the memory caches.
-    public init(configuration: Configuration) throws {
+    /// Opens the disk cache (blocking: it builds its index) and creates the memory caches and
+    /// the loader. The library logs through `logger`; it never bootstraps logging.
+    public init(configuration: Configuration, logger: Logger = Logger(label: "AssetPipeline")) throws {
         self.configuration = configuration
         var caches: [AssetKind: MemoryCache<String, any Sendable>] = [:]
         for kind in AssetKind.allCases {
@@ -25,17 +31,24 @@ public final class AssetsManager: Sendable {
         }
         memoryCaches = caches
         diskCache = try DiskCache(configuration: configuration.disk)
-        ioPool = NIOThreadPool(numberOfThreads: max(1, configuration.ioThreads))
-        ioPool.start()
+        let pool = NIOThreadPool(numberOfThreads: max(1, configuration.ioThreads))
+        pool.start()
+        ioPool = pool
+        loader = AssetLoader(diskCache: diskCache, configuration: configuration.loader, ioThreadPool: pool, logger: logger)
     }
 
     /// Opens the manager on its own I/O threads, so that the disk cache's index is built off
     /// the cooperative pool.
-    public static func open(configuration: Configuration) async throws -> AssetsManager {
+    public static func open(configuration: Configuration, logger: Logger = Logger(label: "AssetPipeline")) async throws -> AssetsManager {
         let pool = NIOThreadPool(numberOfThreads: 1)
         pool.start()
         defer { pool.shutdownGracefully { _ in } }
-        return try await pool.runIfActive { try AssetsManager(configuration: configuration) }
+        return try await pool.runIfActive { try AssetsManager(configuration: configuration, logger: logger) }
+    }
+
+    /// Loads `request` through the loader (which stores through the disk cache).
+    public func load(_ request: AssetRequest) async throws -> AssetResponse {
+        try await loader.load(request)
     }
 
     /// The memory cache for `kind`.
@@ -142,8 +155,10 @@ public final class AssetsManager: Sendable {
         }
     }
 
-    /// Flushes the disk cache's access records, closes it and stops the I/O threads.
+    /// Stops the loader (after its background refreshes), flushes the disk cache's access
+    /// records, closes it and stops the I/O threads.
     public func shutdown() async throws {
+        try await loader.shutdown()
         let disk = diskCache
         try await runIO { disk.close() }
         try await ioPool.shutdownGracefully()
