@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "AssetPipeline", targets: ["AssetPipeline"]),
         .library(name: "AssetStorage", targets: ["AssetStorage"]),
         .library(name: "AssetLoading", targets: ["AssetLoading"]),
+        .library(name: "AssetLottie", targets: ["AssetLottie"]),
         .executable(name: "assetpipe", targets: ["AssetPipelineCLI"]),
         .executable(name: "assetpipe-bench", targets: ["AssetBenchmarks"]),
     ],
@@ -21,8 +22,17 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
     ],
     targets: [
+        // MARK: codecs
+        .target(
+            name: "AssetLottie",
+            dependencies: [
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+
         // MARK: storage
         .target(
             name: "AssetStorage",
@@ -70,6 +80,7 @@ let package = Package(
             name: "AssetBenchmarks",
             dependencies: [
                 "AssetStorage",
+                "AssetLottie",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -94,6 +105,7 @@ let package = Package(
 
         // MARK: tests
         .testTarget(name: "AssetStorageTests", dependencies: ["AssetStorage"]),
+        .testTarget(name: "AssetLottieTests", dependencies: ["AssetLottie", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "AssetLoadingTests", dependencies: [
             "AssetLoading", "AssetStorage", "AssetTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -12,6 +12,7 @@ struct Bench: AsyncParsableCommand {
         subcommands: [
             // One line per benchmark; keep the list sorted.
             DiskCacheBenchmark.self,
+            LottieBenchmark.self,
             MemoryCacheBenchmark.self,
         ]
     )

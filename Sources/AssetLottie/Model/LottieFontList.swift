@@ -1,0 +1,29 @@
+/// The `fonts` object: its `list` of fonts plus any other members.
+public struct LottieFontList: Sendable, Equatable {
+    public var list: [LottieFont]?
+    public var extra: JSONObject
+
+    public init(list: [LottieFont]? = nil, extra: JSONObject = JSONObject()) {
+        self.list = list
+        self.extra = extra
+    }
+
+    init(object: JSONObject) {
+        self.init()
+        for member in object.uniqueMembers {
+            if member.key == "list", case .array(let elements) = member.value,
+               elements.allSatisfy({ $0.objectValue != nil }) {
+                list = elements.compactMap { $0.objectValue.map(LottieFont.init(object:)) }
+                continue
+            }
+            extra.members.append(member)
+        }
+    }
+
+    public var json: JSONValue {
+        var object = JSONObject()
+        object.append("list", list.map { JSONValue.array($0.map(\.json)) })
+        object.members += extra.members
+        return .object(object)
+    }
+}

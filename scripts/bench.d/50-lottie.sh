@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Lottie JSON parsing: ours (byte-level parser into the typed LottieAnimation) beside Foundation's
+# JSONDecoder (into an equivalent Codable model), Python's json.loads and orjson.loads (into plain
+# dicts), over the same files (the corpus' largest animations), in the same run.
+# Prints one Markdown section for BENCHMARKS.md. Needs ASSETPIPE_BENCH (exported by scripts/bench).
+set -euo pipefail
+: "${ASSETPIPE_BENCH:?run through scripts/bench, which builds and exports ASSETPIPE_BENCH}"
+ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+COUNT=${LOTTIE_BENCH_FILES:-8}
+python3 -c "import orjson" 2>/dev/null || pip install -q orjson >&2
+
+cd "$ROOT"
+mapfile -t files < <(find Fixtures/lottie -name '*.json' -printf '%s %p\n' | sort -rn | head -n "$COUNT" | cut -d' ' -f2)
+ours=$("$ASSETPIPE_BENCH" lottie --tsv "${files[@]}")
+peers=$(python3 scripts/bench-json-peers.py "${files[@]}")
+bytes=$(echo "$ours" | head -1 | cut -f3)
+
+echo "## Lottie parsing"
+echo
+echo "The $COUNT largest JSON animations of Fixtures/lottie ($(awk "BEGIN{printf \"%.2f\", $bytes/1e6}") MB per pass), parsed in-process in a loop;"
+echo "median of 7 rounds of about 0.3 s each; MB = 10^6 bytes. Ours builds the typed \`LottieAnimation\`;"
+echo "JSONDecoder builds a Codable mirror of the same fields (untyped content as a generic JSON enum, whose"
+echo "type probes each throw a DecodingError), and, as its best case, the typed fields alone; Python builds plain dicts."
+echo
+echo '```'
+echo "\$ASSETPIPE_BENCH lottie --tsv <files>"
+echo "python3 scripts/bench-json-peers.py <files>"
+echo "files: ${files[*]}"
+echo '```'
+echo
+printf '%s\n%s\n' "$ours" "$peers" | python3 -c '
+import sys
+rows = [line.split("\t") for line in sys.stdin.read().splitlines() if line.strip()]
+rate = {name: float(value) for name, value, _ in rows}
+label = {"ours": "AssetLottie (typed model)", "JSONDecoder": "Foundation JSONDecoder (Codable model, generic JSON enum for untyped content)",
+         "JSONDecoder-skeleton": "Foundation JSONDecoder (typed fields only, untyped content skipped)",
+         "json.loads": "Python json.loads (dicts)", "orjson.loads": "orjson.loads (dicts)"}
+ours = rate["ours"]
+print("| parser | MB/s | ours / this |")
+print("|---|---:|---:|")
+for name, _, _ in rows:
+    print(f"| {label.get(name, name)} | {rate[name]:.1f} | {ours / rate[name]:.2f} |")
+'
