@@ -177,10 +177,11 @@ enum POSIX {
         }
         defer { closedir(dir) }
         var names: [String] = []
+        // The name is read in place: a record from readdir can be shorter than `dirent` (its
+        // length is the name's), so copying `d_name` whole may read past the end of the buffer.
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
+            let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
             if name == "." || name == ".." { continue }
             names.append(name)
         }
