@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "AssetPipeline", targets: ["AssetPipeline"]),
         .library(name: "AssetStorage", targets: ["AssetStorage"]),
         .library(name: "AssetLoading", targets: ["AssetLoading"]),
+        .library(name: "AssetCodecs", targets: ["AssetCodecs"]),
         .library(name: "AssetLottie", targets: ["AssetLottie"]),
         .executable(name: "assetpipe", targets: ["AssetPipelineCLI"]),
         .executable(name: "assetpipe-bench", targets: ["AssetBenchmarks"]),
@@ -26,6 +27,28 @@ let package = Package(
     ],
     targets: [
         // MARK: codecs
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng16",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        .systemLibrary(
+            name: "CJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg-dev"])]
+        ),
+        .target(
+            name: "CAssetCodecs",
+            dependencies: ["CPNG", "CJPEG"]
+        ),
+        .target(
+            name: "AssetCodecs",
+            dependencies: ["CAssetCodecs"]
+        ),
+        .executableTarget(
+            name: "AssetCodecsFuzz",
+            dependencies: ["AssetCodecs"]
+        ),
         .target(
             name: "AssetLottie",
             dependencies: [
@@ -80,6 +103,7 @@ let package = Package(
             name: "AssetBenchmarks",
             dependencies: [
                 "AssetStorage",
+                "AssetCodecs",
                 "AssetLottie",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -105,6 +129,7 @@ let package = Package(
 
         // MARK: tests
         .testTarget(name: "AssetStorageTests", dependencies: ["AssetStorage"]),
+        .testTarget(name: "AssetCodecsTests", dependencies: ["AssetCodecs", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "AssetLottieTests", dependencies: ["AssetLottie", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "AssetLoadingTests", dependencies: [
             "AssetLoading", "AssetStorage", "AssetTestSupport",

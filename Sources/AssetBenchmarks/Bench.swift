@@ -11,6 +11,7 @@ struct Bench: AsyncParsableCommand {
         abstract: "AssetPipeline's in-process benchmarks (run through scripts/bench).",
         subcommands: [
             // One line per benchmark; keep the list sorted.
+            DecodeBenchmark.self,
             DiskCacheBenchmark.self,
             LottieBenchmark.self,
             MemoryCacheBenchmark.self,

@@ -1,0 +1,28 @@
+extension ImageDecoder {
+    /// Limits and output options of an `ImageDecoder`.
+    public struct Configuration: Sendable, Hashable {
+        /// Largest declared `width * height` accepted, checked on the header before any pixel memory
+        /// is allocated (and again inside the C layer). Default: 100_000_000 (100 megapixels).
+        public var pixelBudget: Int
+        /// Largest input accepted, in bytes. Default: 256 MiB.
+        public var maxInputBytes: Int
+        /// When set, the output is scaled down (aspect ratio kept) so that neither side exceeds it:
+        /// JPEG first by libjpeg-turbo's DCT scaling (1/2, 1/4, 1/8) to the smallest scale at or
+        /// above the target, then both formats by an area-averaging resize. Default: nil (full size).
+        public var maxDimension: Int?
+        /// Largest ancillary PNG chunk libpng may allocate, in bytes. Default: 8_000_000.
+        public var maxChunkBytes: Int
+
+        public init(
+            pixelBudget: Int = 100_000_000,
+            maxInputBytes: Int = 256 << 20,
+            maxDimension: Int? = nil,
+            maxChunkBytes: Int = 8_000_000
+        ) {
+            self.pixelBudget = pixelBudget
+            self.maxInputBytes = maxInputBytes
+            self.maxDimension = maxDimension
+            self.maxChunkBytes = maxChunkBytes
+        }
+    }
+}

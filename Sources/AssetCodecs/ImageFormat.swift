@@ -1,0 +1,61 @@
+/// An image container format, recognised from the first bytes of the data (never from a name).
+public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case png
+    case jpeg
+    case gif
+    case webp
+    case bmp
+    case tiff
+    case avif
+    case heif
+    case jpegXL = "jpeg-xl"
+    case ico
+
+    /// The bytes a sniff needs at most.
+    public static let sniffLength = 16
+
+    /// Recognises the format from the data's first bytes, or returns nil for unknown data.
+    ///
+    /// PNG is recognised by `\x89PNG` so that a damaged signature (for example one mangled by a
+    /// text-mode transfer) reaches libpng and gets its precise error; JPEG by its SOI marker
+    /// `FF D8` alone, as libjpeg does (damaged files often follow it with garbage, not a marker).
+    public init?(sniffing bytes: some Collection<UInt8>) {
+        let head = Array(bytes.prefix(Self.sniffLength))
+        func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
+            head.count >= offset + signature.count && Array(head[offset..<offset + signature.count]) == signature
+        }
+        let ascii = { (text: String) in Array(text.utf8) }
+        if starts([0x89, 0x50, 0x4E, 0x47]) {
+            self = .png
+        } else if starts([0xFF, 0xD8]) {
+            self = .jpeg
+        } else if starts(ascii("GIF87a")) || starts(ascii("GIF89a")) {
+            self = .gif
+        } else if starts(ascii("RIFF")) && starts(ascii("WEBP"), at: 8) {
+            self = .webp
+        } else if starts(ascii("BM")) {
+            self = .bmp
+        } else if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) {
+            self = .tiff
+        } else if starts(ascii("ftypavif"), at: 4) || starts(ascii("ftypavis"), at: 4) {
+            self = .avif
+        } else if starts(ascii("ftyphei"), at: 4) || starts(ascii("ftypmif1"), at: 4)
+            || starts(ascii("ftypheix"), at: 4) || starts(ascii("ftyphevc"), at: 4)
+        {
+            self = .heif
+        } else if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) {
+            self = .jpegXL
+        } else if starts([0x00, 0x00, 0x01, 0x00]) {
+            self = .ico
+        } else {
+            return nil
+        }
+    }
+
+    /// Whether `ImageDecoder` can decode this format (PNG and JPEG).
+    public var isDecodable: Bool {
+        self == .png || self == .jpeg
+    }
+
+    public var description: String { rawValue }
+}

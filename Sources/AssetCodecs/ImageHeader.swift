@@ -1,0 +1,57 @@
+import CAssetCodecs
+
+/// What an image's header declares, read without decoding or allocating its pixels.
+public struct ImageHeader: Sendable, Hashable {
+    /// The colour model stored in the file, before conversion to RGBA.
+    public enum ColorSpace: String, Sendable, Hashable {
+        case gray, grayAlpha, rgb, rgba, palette, yCbCr, cmyk, ycck, unknown
+    }
+
+    public var format: ImageFormat
+    /// Declared width in pixels.
+    public var width: Int
+    /// Declared height in pixels.
+    public var height: Int
+    /// Channels stored in the file (PNG: 1-4; JPEG: components).
+    public var channels: Int
+    /// Bits per sample (PNG: 1-16; JPEG: data precision).
+    public var bitDepth: Int
+    /// Adam7-interlaced PNG or progressive JPEG.
+    public var isInterlaced: Bool
+    public var colorSpace: ColorSpace
+    /// An alpha channel or a `tRNS` chunk.
+    public var hasAlpha: Bool
+    /// EXIF orientation (1-8) when the header has one. Decoded pixels are not rotated.
+    public var orientation: Int?
+
+    /// Declared pixel count.
+    public var pixelCount: Int { width * height }
+
+    init(_ header: apc_header, format: ImageFormat) {
+        self.format = format
+        self.width = Int(header.width)
+        self.height = Int(header.height)
+        self.channels = Int(header.channels)
+        self.bitDepth = Int(header.bit_depth)
+        self.isInterlaced = header.interlaced != 0
+        self.colorSpace = ColorSpace(header.color_space)
+        self.hasAlpha = header.has_alpha != 0
+        self.orientation = header.orientation == 0 ? nil : Int(header.orientation)
+    }
+}
+
+extension ImageHeader.ColorSpace {
+    init(_ value: Int32) {
+        switch UInt32(bitPattern: value) {
+        case APC_COLOR_GRAY.rawValue: self = .gray
+        case APC_COLOR_GRAY_ALPHA.rawValue: self = .grayAlpha
+        case APC_COLOR_RGB.rawValue: self = .rgb
+        case APC_COLOR_RGBA.rawValue: self = .rgba
+        case APC_COLOR_PALETTE.rawValue: self = .palette
+        case APC_COLOR_YCBCR.rawValue: self = .yCbCr
+        case APC_COLOR_CMYK.rawValue: self = .cmyk
+        case APC_COLOR_YCCK.rawValue: self = .ycck
+        default: self = .unknown
+        }
+    }
+}

@@ -1,0 +1,66 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import AssetCodecs
+
+/// Runs one input through every decoding path: the header, a full decode, a downscaled decode
+/// (DCT scaling and the area resize) and a decode into a caller's buffer. Limits are lower than
+/// the defaults so that each run stays fast; failures must be `CodecError`s, nothing else.
+func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
+    let configuration = ImageDecoder.Configuration(pixelBudget: 4_000_000, maxInputBytes: 1 << 20)
+    let decoder = ImageDecoder(configuration: configuration)
+    guard let header = try? decoder.header(of: bytes) else { return }
+    if let decoded = try? decoder.decode(bytes) {
+        let bitmap = decoded.bitmap
+        if bitmap.width != header.width || bitmap.height != header.height || bitmap.cost != bitmap.width * bitmap.height * 4 {
+            fatalError("the bitmap does not match its header")
+        }
+    }
+    var small = configuration
+    small.maxDimension = Int(bytes[bytes.count - 1] % 40) + 1
+    let scaled = ImageDecoder(configuration: small)
+    _ = try? scaled.decode(bytes)
+    let size = scaled.outputSize(for: header)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size.width * size.height * 4, alignment: 16)
+    defer { buffer.deallocate() }
+    _ = try? scaled.decode(bytes, into: buffer)
+}
+
+#if ASSETPIPE_FUZZING
+/// libFuzzer's entry point (built by scripts/fuzz-codecs with `-sanitize=fuzzer`).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    fuzzOne(UnsafeRawBufferPointer(start: data, count: size))
+    return 0
+}
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+/// SwiftPM links an executable's entry point as `<module>_main`; here it hands over to libFuzzer's
+/// driver (whose own `main` is then not linked).
+@_cdecl("AssetCodecsFuzz_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments) { data, size in fuzzerTestOneInput(data, size) }
+}
+#else
+/// Without the fuzzer: replays the files named on the command line through the same paths.
+@main
+struct AssetCodecsFuzz {
+    static func main() throws {
+        for path in CommandLine.arguments.dropFirst() {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data.withUnsafeBytes { fuzzOne($0) }
+            print("ok \(path)")
+        }
+    }
+}
+#endif

@@ -1,0 +1,118 @@
+// CAssetCodecs: the C side of AssetCodecs, over the system libpng and libjpeg-turbo.
+//
+// This is the only place that uses setjmp. Every entry point does one whole operation inside its
+// own jump point, cleans up on failure, and reports a status code plus a message copied into the
+// caller's apc_report. Nothing is printed to stderr: library warnings are collected in the report.
+//
+// Decoding is two-phase: *_read_header returns the image's facts without allocating pixel memory,
+// the caller checks them against its budget and allocates, then *_decode_rgba decodes into the
+// caller's buffer.
+#ifndef CASSETCODECS_H
+#define CASSETCODECS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Outcome of an entry point.
+typedef enum {
+    APC_OK = 0,
+    APC_ERR_CORRUPT = 1,
+    APC_ERR_TRUNCATED = 2,
+    APC_ERR_UNSUPPORTED = 3,
+    APC_ERR_TOO_LARGE = 4,
+    APC_ERR_INVALID_ARGUMENT = 5,
+} apc_status;
+
+typedef enum {
+    APC_FORMAT_UNKNOWN = 0,
+    APC_FORMAT_PNG = 1,
+    APC_FORMAT_JPEG = 2,
+} apc_format;
+
+/// The source's colour model, before conversion to RGBA.
+typedef enum {
+    APC_COLOR_UNKNOWN = 0,
+    APC_COLOR_GRAY = 1,
+    APC_COLOR_GRAY_ALPHA = 2,
+    APC_COLOR_RGB = 3,
+    APC_COLOR_RGBA = 4,
+    APC_COLOR_PALETTE = 5,
+    APC_COLOR_YCBCR = 6,
+    APC_COLOR_CMYK = 7,
+    APC_COLOR_YCCK = 8,
+} apc_color_space;
+
+/// What a header read learns. Output dimensions are those a decode with the same scale gives.
+typedef struct {
+    int32_t format;          // apc_format
+    uint32_t width;          // declared width of the source
+    uint32_t height;         // declared height of the source
+    uint32_t channels;       // channels stored in the file (PNG: 1-4; JPEG: components)
+    uint32_t bit_depth;      // bits per sample (PNG 1-16; JPEG data precision)
+    uint32_t interlaced;     // PNG Adam7 or progressive JPEG: 1, else 0
+    int32_t color_space;     // apc_color_space
+    uint32_t has_alpha;      // alpha channel or tRNS
+    uint32_t orientation;    // EXIF orientation 1-8, or 0 when absent
+    uint32_t output_width;   // width after DCT scaling (JPEG) or the source width (PNG)
+    uint32_t output_height;  // height after DCT scaling (JPEG) or the source height (PNG)
+} apc_header;
+
+#define APC_MESSAGE_CAPACITY 256
+#define APC_WARNINGS_CAPACITY 2048
+
+/// Caller-owned messages: the error message of a failed call and the warnings of any call.
+/// `warnings` holds the first warnings, each ended by '\n', as many as fit; `warning_count`
+/// counts them all.
+typedef struct {
+    char message[APC_MESSAGE_CAPACITY];
+    char warnings[APC_WARNINGS_CAPACITY];
+    uint32_t warning_count;
+} apc_report;
+
+/// Limits checked inside the libraries, a second fence behind the caller's own checks.
+typedef struct {
+    uint32_t max_width;          // 0: the library default
+    uint32_t max_height;         // 0: the library default
+    uint64_t max_pixels;         // width * height; 0: no limit
+    uint64_t max_chunk_bytes;    // PNG ancillary chunk allocation; 0: 8 MB
+    uint64_t max_library_memory; // JPEG working memory (libjpeg max_memory_to_use); 0: no limit
+} apc_limits;
+
+/// Reads a PNG's header (signature, IHDR and the chunks before the first IDAT).
+int32_t apc_png_read_header(const uint8_t *data, size_t length, const apc_limits *limits,
+                            apc_header *header, apc_report *report);
+
+/// Decodes a PNG into 8-bit straight RGBA rows of `row_bytes` bytes each (at least width * 4),
+/// `capacity` bytes in all. Palette expanded, tRNS to alpha, low-bit gray by bit replication,
+/// 16-bit samples as (v * 255 + 32767) / 65535, gray to R=G=B, alpha 255 when absent, no gamma.
+int32_t apc_png_decode_rgba(const uint8_t *data, size_t length, const apc_limits *limits,
+                            uint32_t expected_width, uint32_t expected_height,
+                            uint8_t *pixels, size_t row_bytes, size_t capacity,
+                            apc_report *report);
+
+/// Reads a JPEG's header (markers up to the first SOS) and the EXIF orientation. `scale_denom`
+/// (1, 2, 4 or 8) sets the DCT scaling the output dimensions are computed for.
+int32_t apc_jpeg_read_header(const uint8_t *data, size_t length, uint32_t scale_denom,
+                             const apc_limits *limits, apc_header *header, apc_report *report);
+
+/// Decodes a JPEG, DCT-scaled by 1/`scale_denom`, into 8-bit RGBA rows (alpha 255) with the
+/// library's default settings (those of djpeg). Gray becomes R=G=B; CMYK and YCCK become RGB
+/// (inverted Adobe CMYK as R = C*K/255, plain CMYK as R = (255-C)*(255-K)/255).
+int32_t apc_jpeg_decode_rgba(const uint8_t *data, size_t length, uint32_t scale_denom,
+                             const apc_limits *limits,
+                             uint32_t expected_width, uint32_t expected_height,
+                             uint8_t *pixels, size_t row_bytes, size_t capacity,
+                             apc_report *report);
+
+/// Reads the orientation (1-8) from a TIFF-structured EXIF block (no "Exif\0\0" prefix), or 0.
+uint32_t apc_exif_orientation(const uint8_t *tiff, size_t length);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
