@@ -24,11 +24,14 @@ struct DiskCacheBenchmark: AsyncParsableCommand {
     @Option(help: "Cache sizes (entries) for the open benchmark, comma-separated.")
     var openSizes: String = "25000,50000,100000"
 
+    @Flag(help: "Keep the benchmark's directory (to profile opening it again).")
+    var keep = false
+
     func run() async throws {
         let root = URL(fileURLWithPath: directory).appendingPathComponent("assetpipe-bench-disk-\(getpid())")
         try? FileManager.default.removeItem(at: root)
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
+        defer { if !keep { try? FileManager.default.removeItem(at: root) } else { print("kept \(root.path)") } }
         let payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761) }
 
         // Hits.
@@ -68,7 +71,7 @@ struct DiskCacheBenchmark: AsyncParsableCommand {
         storeCache.close()
 
         // Opening caches of growing size.
-        var openRows: [(Int, Double, Double)] = []
+        var openRows: [(Int, Bool, Double, Double)] = []
         let openDir = root.appendingPathComponent("open")
         let small = [UInt8](repeating: 1, count: 64)
         var stored = 0
@@ -79,16 +82,21 @@ struct DiskCacheBenchmark: AsyncParsableCommand {
                 stored += 1
             }
             filler.close()
-            var times: [Double] = []
-            for _ in 0..<3 {
-                let start = DispatchTime.now().uptimeNanoseconds
-                let opened = try DiskCache(configuration: .init(directory: openDir, maxBytes: .max, maxCount: .max))
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-                precondition(opened.statistics.entries == target, "the index lost entries")
-                opened.close()
+            for useSnapshot in [true, false] {
+                var times: [Double] = []
+                for _ in 0..<3 {
+                    if !useSnapshot { try? FileManager.default.removeItem(at: openDir.appendingPathComponent("index.snapshot")) }
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    let opened = try DiskCache(configuration: .init(directory: openDir, maxBytes: .max, maxCount: .max))
+                    times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                    guard opened.statistics.entries == target, opened.openReport.fromSnapshot == (useSnapshot ? target : 0) else {
+                        throw ValidationError("the index found \(opened.statistics.entries) of \(target) entries")
+                    }
+                    opened.close()
+                }
+                let t = median(times)
+                openRows.append((target, useSnapshot, t, t / Double(target) * 1e6))
             }
-            let t = median(times)
-            openRows.append((target, t, t / Double(target) * 1e6))
         }
 
         print("| figure | ours | peer | ours / peer | goal |")
@@ -96,8 +104,9 @@ struct DiskCacheBenchmark: AsyncParsableCommand {
         print(String(format: "| %d KB hit, warm page cache (us/op) | %.1f | %.1f (open/read/close) | %.2fx the time | within 1.5x |", size / 1000, hitOurs * 1e6, hitRaw * 1e6, hitOurs / hitRaw))
         print("| metadata files written by \(operations * 7) hits | \(writesOnHit) | - | - | 0 |")
         print(String(format: "| %d KB store (us/op) | %.1f | %.1f (write+rename) | %.2fx the time | within 1.5x |", size / 1000, storeOursMedian * 1e6, storeRawMedian * 1e6, storeOursMedian / storeRawMedian))
-        for (n, t, perEntry) in openRows {
-            print(String(format: "| open a cache of %d entries (s) | %.3f | - | %.2f us/entry | under 1 s at 100k, linear |", n, t, perEntry))
+        for (n, snapshot, t, perEntry) in openRows {
+            let how = snapshot ? "after a clean close (index snapshot)" : "after a crash (no snapshot: every metadata file read)"
+            print(String(format: "| open a cache of %d entries %@ (s) | %.3f | - | %.2f us/entry | under 1 s at 100k, linear |", n, how, t, perEntry))
         }
     }
 

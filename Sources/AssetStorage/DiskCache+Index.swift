@@ -18,6 +18,20 @@ extension DiskCache {
         /// The metadata file this entry was read from; `nil` until a read has looked at it.
         var metaStamp: FileStamp?
 
+        init(
+            key: String, size: Int64, kind: AssetKind, created: Double, lastAccess: Double,
+            expiration: Double?, checksum: String, metaStamp: FileStamp?
+        ) {
+            self.key = key
+            self.size = size
+            self.kind = kind
+            self.created = created
+            self.lastAccess = lastAccess
+            self.expiration = expiration
+            self.checksum = checksum
+            self.metaStamp = metaStamp
+        }
+
         init(_ meta: CacheMetadata) {
             key = meta.key
             size = meta.size
@@ -84,6 +98,9 @@ extension DiskCache {
     public struct OpenReport: Sendable, Equatable {
         /// Whole entries found.
         public var entries = 0
+        /// Of those, the entries taken from the index snapshot (their metadata file unchanged
+        /// since the cache last closed) without reading the metadata file.
+        public var fromSnapshot = 0
         /// Entries whose metadata was unreadable or whose data was missing; removed.
         public var removedCorrupt = 0
         /// Data files without metadata (a write cut short); removed.
@@ -103,6 +120,7 @@ extension DiskCache {
     func scanDirectory() throws -> (State, OpenReport) {
         var report = OpenReport()
         try cleanTemporaries(&report)
+        let snapshot = readSnapshot()
         let results = Mutex<[(entries: [(String, IndexEntry)], report: OpenReport)]>([])
         let failure = Mutex<(any Error)?>(nil)
         let workers = 4
@@ -111,7 +129,7 @@ extension DiskCache {
             var partial = OpenReport()
             do {
                 for shard in stride(from: worker, to: Self.shardNames.count, by: workers) {
-                    try scanShard(Self.shardNames[shard], into: &entries, &partial)
+                    try scanShard(Self.shardNames[shard], snapshot: snapshot, into: &entries, &partial)
                 }
             } catch {
                 failure.withLock { $0 = error }
@@ -120,16 +138,22 @@ extension DiskCache {
         }
         if let error = failure.withLock({ $0 }) { throw error }
         var state = State()
-        for (entries, partial) in results.withLock({ $0 }) {
+        let parts = results.withLock { $0 }
+        state.index.reserveCapacity(parts.reduce(0) { $0 + $1.entries.count })
+        for (entries, partial) in parts {
             for (hash, entry) in entries { state.insert(entry, hash: hash) }
             report.entries += partial.entries
+            report.fromSnapshot += partial.fromSnapshot
             report.removedCorrupt += partial.removedCorrupt
             report.removedOrphans += partial.removedOrphans
         }
         return (state, report)
     }
 
-    private func scanShard(_ shard: String, into entries: inout [(String, IndexEntry)], _ report: inout OpenReport) throws {
+    private func scanShard(
+        _ shard: String, snapshot: [Substring: (FileStamp, IndexEntry)],
+        into entries: inout [(String, IndexEntry)], _ report: inout OpenReport
+    ) throws {
         let names = try POSIX.listDirectory(root + "/" + shard)
         if names.isEmpty { return }
         var dataFiles = Set<Substring>()
@@ -144,8 +168,17 @@ extension DiskCache {
         for hashSub in metaFiles {
             let hash = String(hashSub)
             let hasData = dataFiles.remove(hashSub) != nil
-            if hasData, let meta = try? readMetadataFile(hash: hash) {
-                entries.append((hash, IndexEntry(meta)))
+            // The stamp is taken before the file is read: if the file changes in between, the
+            // stamp is the older one and the next open reads the file again.
+            let metaStamp = hasData ? (try? POSIX.statAt(rootFD, relativeMetaPath(hash))).flatMap { $0 }.map(FileStamp.init) : nil
+            if let metaStamp, let (stamp, entry) = snapshot[hashSub], stamp == metaStamp {
+                entries.append((hash, entry))
+                report.entries += 1
+                report.fromSnapshot += 1
+            } else if let metaStamp, let meta = try? readMetadataFile(hash: hash) {
+                var entry = IndexEntry(meta)
+                entry.metaStamp = metaStamp
+                entries.append((hash, entry))
                 report.entries += 1
             } else if try removeIfStillBroken(hash: hash) {
                 report.removedCorrupt += 1

@@ -80,6 +80,7 @@ public final class DiskCache: Sendable {
         guard wasOpen else { return }
         recorder.stop()
         flushAccesses(force: true)
+        writeSnapshot()
         commitLock.close()
     }
 

@@ -14,6 +14,13 @@ struct FileStamp: Equatable, Sendable {
     var size: Int64
     var modified: Int64
 
+    init(device: UInt64, inode: UInt64, size: Int64, modified: Int64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modified = modified
+    }
+
     init(_ st: stat) {
         device = UInt64(st.st_dev)
         inode = UInt64(st.st_ino)

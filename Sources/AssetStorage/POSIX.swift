@@ -73,13 +73,16 @@ enum POSIX {
                 }
                 bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit - bytes.count)))
             }
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
+            let want = bytes.count - count
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, want) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw error("read", relative)
             }
             if n == 0 { break }
             count += n
+            // A regular file's short read is its end: no second call to learn it.
+            if n < want { break }
         }
         bytes.removeLast(bytes.count - count)
         return bytes
