@@ -103,6 +103,7 @@ let package = Package(
             name: "AssetBenchmarks",
             dependencies: [
                 "AssetStorage",
+                "AssetLoading",
                 "AssetCodecs",
                 "AssetLottie",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

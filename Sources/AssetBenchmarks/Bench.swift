@@ -13,6 +13,7 @@ struct Bench: AsyncParsableCommand {
             // One line per benchmark; keep the list sorted.
             DecodeBenchmark.self,
             DiskCacheBenchmark.self,
+            FetchBenchmark.self,
             LottieBenchmark.self,
             MemoryCacheBenchmark.self,
         ]
