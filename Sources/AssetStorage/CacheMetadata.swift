@@ -91,6 +91,14 @@ public struct CacheMetadata: Sendable, Equatable {
 }
 
 extension CacheMetadata {
+    /// Adds accesses counted elsewhere (in memory, not yet flushed).
+    mutating func addAccesses(_ count: Int, lastAccess: Double) {
+        accessCount += count
+        if lastAccess > lastAccessTime.timeIntervalSince1970 {
+            lastAccessTime = Date(timeIntervalSince1970: lastAccess)
+        }
+    }
+
     /// The format version written in every metadata file.
     static let formatVersion = 1
     /// Metadata files larger than this are not read (they are not ours).

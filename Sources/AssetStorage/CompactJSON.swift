@@ -32,12 +32,10 @@ enum CompactJSON: Equatable, Sendable {
     }
 
     var stringValue: String? { if case let .string(s) = self { return s }; return nil }
-    var doubleValue: Double? { if case let .number(n) = self { return n }; return nil }
     var int64Value: Int64? {
         guard case let .number(n) = self, n.rounded() == n, abs(n) < 9.0e15 else { return nil }
         return Int64(n)
     }
-    var boolValue: Bool? { if case let .bool(b) = self { return b }; return nil }
 
     // MARK: reading
 

@@ -28,17 +28,9 @@ extension DiskCache {
         _ = try? commitLock.withLock {
             for (hash, count, lastAccess, checksum) in pending {
                 guard var meta = try? readMetadataFile(hash: hash), meta.checksum == checksum else { continue }
-                meta.accessCount += count
-                if lastAccess > meta.lastAccessTime.timeIntervalSince1970 {
-                    meta.lastAccessTime = Date(timeIntervalSince1970: lastAccess)
-                }
-                let temp = temporaryPath()
-                do {
-                    let stamp = try writeFile(temp, meta.jsonBytes)
-                    try POSIX.rename(temp, metaPath(hash))
+                meta.addAccesses(count, lastAccess: lastAccess)
+                if let stamp = try? replaceFile(metaPath(hash), meta.jsonBytes) {
                     stamps.append((hash, checksum, stamp))
-                } catch {
-                    _ = try? POSIX.unlink(temp)
                 }
             }
         }

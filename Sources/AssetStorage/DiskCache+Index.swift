@@ -42,6 +42,15 @@ extension DiskCache {
             checksum = meta.checksum
         }
 
+        /// Keeps what this process knows of the same commit (the same checksum) that the
+        /// metadata file does not say: the verified data stamp, unflushed touches, the last access.
+        mutating func inherit(from old: IndexEntry?) {
+            guard let old, old.checksum == checksum else { return }
+            verified = old.verified
+            pendingAccesses = old.pendingAccesses
+            lastAccess = max(lastAccess, old.lastAccess)
+        }
+
         func isExpired(now: Double, maxAge: TimeInterval?) -> Bool {
             if let expiration, expiration <= now { return true }
             if let maxAge, created + maxAge <= now { return true }
@@ -77,6 +86,15 @@ extension DiskCache {
             totalBytes += entry.size
             perKind[entry.kind, default: KindTotals()].entries += 1
             perKind[entry.kind, default: KindTotals()].bytes += entry.size
+        }
+
+        /// Forgets every entry (the counters of hits, misses and evictions stay).
+        mutating func removeAllEntries() {
+            index.removeAll()
+            totalBytes = 0
+            perKind.removeAll()
+            pendingFlush.removeAll()
+            pendingTouches = 0
         }
 
         @discardableResult

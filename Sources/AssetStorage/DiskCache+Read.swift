@@ -13,19 +13,19 @@ extension DiskCache {
     /// read of an entry in this process, and any read after its data file changed on disk,
     /// checks the data's SHA-256 against the metadata; an entry that fails is removed.
     public func data(forKey key: String) throws -> Data? {
-        try read(key: key) { fd, size, path in
-            var data = Data(count: Int(size))
-            let got = try data.withUnsafeMutableBytes { try POSIX.readFully(fd, into: $0, path) }
-            return got == Int(size) ? data : nil
+        try read(key: key) { file in
+            var data = Data(count: Int(file.size))
+            let got = try data.withUnsafeMutableBytes { try POSIX.readFully(file.fd, into: $0, file.path) }
+            return got == Int(file.size) ? data : nil
         }
     }
 
     /// The bytes stored for `key` as an array; see ``data(forKey:)``.
     public func bytes(forKey key: String) throws -> [UInt8]? {
-        try read(key: key) { fd, size, path in
-            var bytes = [UInt8](repeating: 0, count: Int(size))
-            let got = try bytes.withUnsafeMutableBytes { try POSIX.readFully(fd, into: $0, path) }
-            return got == Int(size) ? bytes : nil
+        try read(key: key) { file in
+            var bytes = [UInt8](repeating: 0, count: Int(file.size))
+            let got = try bytes.withUnsafeMutableBytes { try POSIX.readFully(file.fd, into: $0, file.path) }
+            return got == Int(file.size) ? bytes : nil
         }
     }
 
@@ -44,10 +44,7 @@ extension DiskCache {
         guard var meta = try readMetadataFile(hash: hash) else { return nil }
         state.withLock { state in
             if let entry = state.index[hash], entry.checksum == meta.checksum {
-                meta.accessCount += entry.pendingAccesses
-                if entry.lastAccess > meta.lastAccessTime.timeIntervalSince1970 {
-                    meta.lastAccessTime = Date(timeIntervalSince1970: entry.lastAccess)
-                }
+                meta.addAccesses(entry.pendingAccesses, lastAccess: entry.lastAccess)
             } else {
                 state.insert(IndexEntry(meta), hash: hash)
             }
@@ -55,12 +52,22 @@ extension DiskCache {
         return meta
     }
 
+    /// An open data file as ``read(key:bodyChecksData:_:)`` hands it over.
+    struct OpenEntry {
+        let fd: Int32
+        let size: Int64
+        let path: String
+        /// The SHA-256 the data must have.
+        let checksum: String
+    }
+
     /// Opens the data file of a checked entry and hands it to `body`, which reads `size` bytes.
-    /// Counts a hit or a miss and touches the entry on a hit.
+    /// Counts a hit or a miss and touches the entry on a hit. When `bodyChecksData` is true,
+    /// `body` hashes what it reads and returns nil on a mismatch, so the data is not read twice.
     ///
     /// A hit costs a `stat` of the metadata file, an open, an `fstat` and the read: when both
     /// files are as they were when last checked, nothing is parsed or hashed again.
-    func read<T>(key: String, _ body: (Int32, Int64, String) throws -> T?) throws -> T? {
+    func read<T>(key: String, bodyChecksData: Bool = false, _ body: (OpenEntry) throws -> T?) throws -> T? {
         try Self.validate(key: key)
         try checkOpen()
         let hash = CacheKeyHash.fileName(for: key)
@@ -79,17 +86,14 @@ extension DiskCache {
             entry = state.withLock { state in
                 var fresh = IndexEntry(meta)
                 fresh.metaStamp = metaStamp
-                if let old = state.index[hash], old.checksum == fresh.checksum {
-                    fresh.verified = old.verified
-                    fresh.pendingAccesses = old.pendingAccesses
-                    fresh.lastAccess = max(fresh.lastAccess, old.lastAccess)
-                }
+                fresh.inherit(from: state.index[hash])
                 state.insert(fresh, hash: hash)
                 return fresh
             }
         }
         guard let current = entry else { return nil }
-        if current.isExpired(now: clock.now.timeIntervalSince1970, maxAge: configuration.maxAge) {
+        let now = clock.now.timeIntervalSince1970
+        if current.isExpired(now: now, maxAge: configuration.maxAge) {
             _ = try remove([(hash, current)])
             countMiss()
             return nil
@@ -102,28 +106,28 @@ extension DiskCache {
         }
         defer { POSIX.close(fd) }
         let stamp = FileStamp(try POSIX.fstat(fd, path))
-        guard stamp.size == current.size, let value = try body(fd, current.size, path) else {
+        let file = OpenEntry(fd: fd, size: current.size, path: path, checksum: current.checksum)
+        guard stamp.size == current.size, let value = try body(file) else {
             try removeCorrupt(hash: hash, checksum: current.checksum)
             return nil
         }
-        if current.verified != stamp {
+        if current.verified != stamp && !bodyChecksData {
             guard try checksum(fd: fd, size: current.size, path: path) == current.checksum else {
                 try removeCorrupt(hash: hash, checksum: current.checksum)
                 return nil
             }
         }
-        touch(hash: hash, verified: stamp, checksum: current.checksum, countHit: true)
+        touch(hash: hash, verified: stamp, checksum: current.checksum, countHit: true, now: now)
         return value
     }
 
     /// Records an access to `key`'s entry in memory; the access recorder writes it later.
     public func touch(key: String) {
         let hash = CacheKeyHash.fileName(for: key)
-        touch(hash: hash, verified: nil, checksum: nil, countHit: false)
+        touch(hash: hash, verified: nil, checksum: nil, countHit: false, now: clock.now.timeIntervalSince1970)
     }
 
-    func touch(hash: String, verified: FileStamp?, checksum: String?, countHit: Bool) {
-        let now = clock.now.timeIntervalSince1970
+    func touch(hash: String, verified: FileStamp?, checksum: String?, countHit: Bool, now: Double) {
         let flushNow = state.withLock { state -> Bool in
             guard var entry = state.index[hash] else { return false }
             if let checksum, entry.checksum != checksum { return false }
@@ -152,35 +156,46 @@ extension DiskCache {
     }
 
     /// Removes an entry whose data disagrees with its metadata, unless another process has
-    /// replaced it with a different commit meanwhile.
-    func removeCorrupt(hash: String, checksum: String) throws {
-        try commitLock.withLock {
-            if let meta = try readMetadataFile(hash: hash), meta.checksum != checksum { return }
+    /// replaced it with a different commit meanwhile; returns whether it removed it.
+    @discardableResult
+    func removeCorrupt(hash: String, checksum: String) throws -> Bool {
+        let removed = try commitLock.withLock { () -> Bool in
+            if let meta = try readMetadataFile(hash: hash), meta.checksum != checksum { return false }
             try POSIX.unlink(metaPath(hash))
             try POSIX.unlink(dataPath(hash))
+            return true
         }
         forget(hash: hash, miss: true)
+        return removed
     }
 
     /// Lowercase hex SHA-256 of the first `size` bytes of an open file.
     func checksum(fd: Int32, size: Int64, path: String) throws -> String {
         var hasher = SHA256()
-        let chunk = 1 << 16
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        let read = try forEachChunk(fd: fd, size: size, chunkSize: 1 << 16, path: path) { hasher.update(bufferPointer: $0) }
+        return read == size ? CacheKeyHash.hex(hasher.finalize()) : ""
+    }
+
+    /// Reads the first `size` bytes of an open file in pieces of `chunkSize` and hands each to
+    /// `body`; returns how many bytes there were (fewer than `size` for a short file).
+    func forEachChunk(
+        fd: Int32, size: Int64, chunkSize: Int, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> Int64 {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         var offset: Int64 = 0
         while offset < size {
-            let want = Int(min(Int64(chunk), size - offset))
+            let want = Int(min(Int64(chunkSize), size - offset))
             let n = pread(fd, buffer.baseAddress!, want, off_t(offset))
             if n < 0 {
                 if errno == EINTR { continue }
                 throw POSIX.error("read", path)
             }
             if n == 0 { break }
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             offset += Int64(n)
         }
-        return CacheKeyHash.hex(hasher.finalize())
+        return offset
     }
 }
 
@@ -190,38 +205,25 @@ extension DiskCache {
     /// matching entry. The copy is checked against the entry's checksum as it goes; on a
     /// mismatch the entry is removed, the partial file deleted, and `nil` returned.
     public func copyData(forKey key: String, toFile path: String) throws -> Int64? {
-        try read(key: key) { fd, size, source in
+        try read(key: key, bodyChecksData: true) { file in
             let out = try POSIX.open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             var hasher = SHA256()
-            let chunk = 1 << 20
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
-            defer { buffer.deallocate() }
-            var offset: Int64 = 0
+            let copied: Int64
             do {
                 defer { POSIX.close(out) }
-                while offset < size {
-                    let want = Int(min(Int64(chunk), size - offset))
-                    let n = pread(fd, buffer.baseAddress!, want, off_t(offset))
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        throw POSIX.error("read", source)
-                    }
-                    if n == 0 { break }
-                    let piece = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+                copied = try forEachChunk(fd: file.fd, size: file.size, chunkSize: 1 << 20, path: file.path) { piece in
                     hasher.update(bufferPointer: piece)
                     try POSIX.writeAll(out, piece, path)
-                    offset += Int64(n)
                 }
             } catch {
                 _ = try? POSIX.unlink(path)
                 throw error
             }
-            let state = self.state.withLock { $0.index[CacheKeyHash.fileName(for: key)] }
-            guard offset == size, CacheKeyHash.hex(hasher.finalize()) == state?.checksum else {
+            guard copied == file.size, CacheKeyHash.hex(hasher.finalize()) == file.checksum else {
                 _ = try? POSIX.unlink(path)
                 return nil
             }
-            return offset
+            return copied
         }
     }
 }

@@ -30,23 +30,20 @@ extension DiskCache {
         try commitLock.withLock {
             for shard in Self.shardNames {
                 let dir = root + "/" + shard
-                for name in try POSIX.listDirectory(dir) where name.hasSuffix(".meta.json") {
+                let names = try POSIX.listDirectory(dir)
+                // Metadata first: an entry is uncommitted before its data goes.
+                for name in names where name.hasSuffix(".meta.json") {
                     let hash = String(name.dropLast(10))
                     if let st = try POSIX.stat(dataPath(hash)) { report.bytes += Int64(st.st_size) }
                     report.entries += 1
-                    try POSIX.unlink(metaPath(hash))
+                    try POSIX.unlink(dir + "/" + name)
                 }
-                for name in try POSIX.listDirectory(dir) where name.hasSuffix(".data") {
+                for name in names where name.hasSuffix(".data") {
                     try POSIX.unlink(dir + "/" + name)
                 }
             }
         }
-        state.withLock { state in
-            state.index.removeAll()
-            state.totalBytes = 0
-            state.perKind.removeAll()
-            state.pendingFlush.removeAll()
-        }
+        state.withLock { $0.removeAllEntries() }
         return report
     }
 

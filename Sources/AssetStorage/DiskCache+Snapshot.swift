@@ -37,13 +37,7 @@ extension DiskCache {
         }
         let digest = Array(SHA256.hash(data: out.buffer))
         out.bytes(digest)
-        let temp = temporaryPath()
-        do {
-            try writeFile(temp, out.buffer)
-            try POSIX.rename(temp, root + "/" + Self.snapshotName)
-        } catch {
-            _ = try? POSIX.unlink(temp)
-        }
+        _ = try? replaceFile(root + "/" + Self.snapshotName, out.buffer)
     }
 
     /// The snapshot's entries by hash, each with the metadata stamp it was taken at; empty when

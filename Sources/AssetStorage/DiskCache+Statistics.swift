@@ -49,15 +49,13 @@ extension DiskCache {
         state.withLock { state in
             let (hits, misses, evictions) = (state.hits, state.misses, state.evictions)
             var next = scanned
-            for (hash, old) in state.index where old.pendingAccesses > 0 {
-                if var entry = next.index[hash], entry.checksum == old.checksum {
-                    entry.pendingAccesses = old.pendingAccesses
-                    entry.lastAccess = max(entry.lastAccess, old.lastAccess)
-                    entry.verified = old.verified
-                    next.index[hash] = entry
-                    next.pendingFlush.insert(hash)
-                }
+            for (hash, old) in state.index {
+                guard var entry = next.index[hash], entry.checksum == old.checksum else { continue }
+                entry.inherit(from: old)
+                next.index[hash] = entry
+                if entry.pendingAccesses > 0 { next.pendingFlush.insert(hash) }
             }
+            next.pendingTouches = state.pendingTouches
             next.hits = hits
             next.misses = misses
             next.evictions = evictions

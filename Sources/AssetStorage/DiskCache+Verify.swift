@@ -41,11 +41,7 @@ extension DiskCache {
             if let problem {
                 report.corrupt += 1
                 report.problems.append("\(entry.key): \(problem)")
-                let before = state.withLock { $0.index.count }
-                try removeCorrupt(hash: hash, checksum: entry.checksum)
-                if state.withLock({ $0.index.count }) < before || (try? POSIX.stat(metaPath(hash))) == nil {
-                    report.removed += 1
-                }
+                if try removeCorrupt(hash: hash, checksum: entry.checksum) { report.removed += 1 }
             }
         }
         return report

@@ -102,6 +102,21 @@ extension DiskCache {
         }
     }
 
+    /// Replaces the file at `path` whole: written to a temporary file, then renamed over it, so
+    /// a reader sees the old bytes or the new, never a mix. Returns the new file's stamp.
+    @discardableResult
+    func replaceFile(_ path: String, _ bytes: [UInt8]) throws -> FileStamp {
+        let temp = temporaryPath()
+        do {
+            let stamp = try writeFile(temp, bytes)
+            try POSIX.rename(temp, path)
+            return stamp
+        } catch {
+            _ = try? POSIX.unlink(temp)
+            throw error
+        }
+    }
+
     /// Rewrites the metadata of the entry for `key` (for example after a `304 Not Modified`),
     /// keeping its data. The size, checksum and key cannot change this way. Returns the new
     /// metadata, or `nil` when there is no entry.
@@ -118,24 +133,14 @@ extension DiskCache {
             meta.key = key
             meta.size = size
             meta.checksum = checksum
-            let temp = temporaryPath()
-            let stamp = try writeFile(temp, meta.jsonBytes)
-            do { try POSIX.rename(temp, metaPath(hash)) } catch {
-                _ = try? POSIX.unlink(temp)
-                throw error
-            }
-            metaStamp = stamp
+            metaStamp = try replaceFile(metaPath(hash), meta.jsonBytes)
             return meta
         }
         if let updated {
             state.withLock { state in
                 var entry = IndexEntry(updated)
                 entry.metaStamp = metaStamp
-                if let old = state.index[hash], old.checksum == updated.checksum {
-                    entry.verified = old.verified
-                    entry.pendingAccesses = old.pendingAccesses
-                    entry.lastAccess = max(entry.lastAccess, old.lastAccess)
-                }
+                entry.inherit(from: state.index[hash])
                 state.insert(entry, hash: hash)
             }
         }

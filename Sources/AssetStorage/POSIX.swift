@@ -200,6 +200,4 @@ enum POSIX {
 extension stat {
     /// Nanoseconds since the epoch of the last modification.
     var modificationNanos: Int64 { Int64(st_mtim.tv_sec) * 1_000_000_000 + Int64(st_mtim.tv_nsec) }
-    /// Nanoseconds since the epoch of the last status change (any write or rename changes it).
-    var changeNanos: Int64 { Int64(st_ctim.tv_sec) * 1_000_000_000 + Int64(st_ctim.tv_nsec) }
 }
