@@ -1,6 +1,7 @@
 // JPEG through the libjpeg API of libjpeg-turbo, with its default decompression settings (those
 // of djpeg). Every libjpeg call that can longjmp runs below a setjmp in this file.
 #include "CAssetCodecs.h"
+#include "apc_checks.h"
 #include "apc_report.h"
 
 #include <limits.h>
@@ -124,11 +125,6 @@ static uint32_t apc_jpeg_orientation(j_decompress_ptr cinfo) {
     return 0;
 }
 
-static int apc_jpeg_too_many_pixels(const apc_limits *limits, JDIMENSION width, JDIMENSION height) {
-    return limits != NULL && limits->max_pixels != 0 &&
-           (uint64_t)width * (uint64_t)height > limits->max_pixels;
-}
-
 int32_t apc_jpeg_read_header(const uint8_t *data, size_t length, uint32_t scale_denom,
                              const apc_limits *limits, apc_header *header, apc_report *report) {
     apc_report_reset(report);
@@ -155,7 +151,7 @@ int32_t apc_jpeg_read_header(const uint8_t *data, size_t length, uint32_t scale_
     header->color_space = apc_jpeg_color_space(cinfo.jpeg_color_space);
     header->has_alpha = 0;
     header->orientation = apc_jpeg_orientation(&cinfo);
-    if (apc_jpeg_too_many_pixels(limits, cinfo.image_width, cinfo.image_height)) {
+    if (apc_too_many_pixels(limits, cinfo.image_width, cinfo.image_height)) {
         apc_jpeg_fail(&cinfo, APC_ERR_TOO_LARGE, "the image's declared size exceeds the pixel budget");
     }
     cinfo.scale_num = 1;
@@ -189,10 +185,7 @@ int32_t apc_jpeg_decode_rgba(const uint8_t *data, size_t length, uint32_t scale_
                              apc_report *report) {
     apc_report_reset(report);
     if (data == NULL || pixels == NULL || !apc_jpeg_valid_denom(scale_denom) ||
-        expected_width == 0 || expected_height == 0 ||
-        row_bytes < (size_t)expected_width * 4 ||
-        capacity / row_bytes < (size_t)expected_height - 1 ||
-        capacity - row_bytes * ((size_t)expected_height - 1) < (size_t)expected_width * 4) {
+        !apc_output_fits(expected_width, expected_height, row_bytes, capacity)) {
         apc_report_set_message(report, "the output buffer does not fit the image");
         return APC_ERR_INVALID_ARGUMENT;
     }
@@ -213,7 +206,7 @@ int32_t apc_jpeg_decode_rgba(const uint8_t *data, size_t length, uint32_t scale_
     cinfo.progress = &progress;
     jpeg_mem_src(&cinfo, data, (unsigned long)length);
     jpeg_read_header(&cinfo, TRUE);
-    if (apc_jpeg_too_many_pixels(limits, cinfo.image_width, cinfo.image_height)) {
+    if (apc_too_many_pixels(limits, cinfo.image_width, cinfo.image_height)) {
         apc_jpeg_fail(&cinfo, APC_ERR_TOO_LARGE, "the image's declared size exceeds the pixel budget");
     }
     int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;

@@ -1,6 +1,7 @@
 // PNG through libpng's classic API with explicit transforms (no gamma, no colour management).
 // Every libpng call that can longjmp runs below a setjmp in this file.
 #include "CAssetCodecs.h"
+#include "apc_checks.h"
 #include "apc_report.h"
 
 #include <png.h>
@@ -49,21 +50,24 @@ static int32_t apc_png_failure(const volatile apc_png_source *source) {
     return APC_ERR_CORRUPT;
 }
 
-/// Creates the reader; no jump point is needed (libpng guards its own creation).
+/// Creates the reader; no jump point is needed (libpng guards its own creation). On failure
+/// sets the report's message and returns 0.
 static int apc_png_create(png_structp *png, png_infop *info, apc_png_source *source) {
     *png = png_create_read_struct(PNG_LIBPNG_VER_STRING, source, apc_png_error, apc_png_warning);
-    if (*png == NULL) return 0;
-    *info = png_create_info_struct(*png);
-    if (*info == NULL) {
+    if (*png != NULL) {
+        *info = png_create_info_struct(*png);
+        if (*info != NULL) {
+            png_set_read_fn(*png, source, apc_png_read);
+            return 1;
+        }
         png_destroy_read_struct(png, NULL, NULL);
-        return 0;
     }
-    png_set_read_fn(*png, source, apc_png_read);
-    return 1;
+    apc_report_set_message(source->report, "cannot create the PNG reader");
+    return 0;
 }
 
-/// Applies the limits; called below the jump point.
-static void apc_png_apply_limits(png_structp png, const apc_limits *limits) {
+/// Applies the limits and reads the chunks up to the first IDAT; called below the caller's jump point.
+static void apc_png_read_info(png_structp png, png_infop info, const apc_limits *limits) {
     uint32_t max_width = 0x7fffffffu, max_height = 0x7fffffffu;
     uint64_t chunk = APC_PNG_DEFAULT_CHUNK_MAX;
     if (limits != NULL) {
@@ -73,6 +77,7 @@ static void apc_png_apply_limits(png_structp png, const apc_limits *limits) {
     }
     png_set_user_limits(png, max_width, max_height);
     png_set_chunk_malloc_max(png, (png_alloc_size_t)chunk);
+    png_read_info(png, info);
 }
 
 static uint32_t apc_png_orientation(png_structp png, png_infop info) {
@@ -100,11 +105,6 @@ static int32_t apc_png_color_space(int color_type) {
     }
 }
 
-static int apc_png_too_many_pixels(const apc_limits *limits, png_uint_32 width, png_uint_32 height) {
-    return limits != NULL && limits->max_pixels != 0 &&
-           (uint64_t)width * (uint64_t)height > limits->max_pixels;
-}
-
 int32_t apc_png_read_header(const uint8_t *data, size_t length, const apc_limits *limits,
                             apc_header *header, apc_report *report) {
     apc_report_reset(report);
@@ -113,16 +113,12 @@ int32_t apc_png_read_header(const uint8_t *data, size_t length, const apc_limits
     apc_png_source source = {data, length, 0, 0, 0, report};
     png_structp png = NULL;
     png_infop info = NULL;
-    if (!apc_png_create(&png, &info, &source)) {
-        apc_report_set_message(report, "cannot create the PNG reader");
-        return APC_ERR_TOO_LARGE;
-    }
+    if (!apc_png_create(&png, &info, &source)) return APC_ERR_TOO_LARGE;
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_read_struct(&png, &info, NULL);
         return apc_png_failure((const volatile apc_png_source *)&source);
     }
-    apc_png_apply_limits(png, limits);
-    png_read_info(png, info);
+    apc_png_read_info(png, info, limits);
 
     png_uint_32 width = 0, height = 0;
     int bit_depth = 0, color_type = 0, interlace = 0;
@@ -141,7 +137,7 @@ int32_t apc_png_read_header(const uint8_t *data, size_t length, const apc_limits
     header->orientation = apc_png_orientation(png, info);
     png_destroy_read_struct(&png, &info, NULL);
 
-    if (apc_png_too_many_pixels(limits, width, height)) {
+    if (apc_too_many_pixels(limits, width, height)) {
         apc_report_set_message(report, "the image's declared size exceeds the pixel budget");
         return APC_ERR_TOO_LARGE;
     }
@@ -166,26 +162,20 @@ int32_t apc_png_decode_rgba(const uint8_t *data, size_t length, const apc_limits
                             uint8_t *pixels, size_t row_bytes, size_t capacity,
                             apc_report *report) {
     apc_report_reset(report);
-    if (data == NULL || pixels == NULL || expected_width == 0 || expected_height == 0 ||
-        row_bytes < (size_t)expected_width * 4 ||
-        capacity / row_bytes < (size_t)expected_height - 1 ||
-        capacity - row_bytes * ((size_t)expected_height - 1) < (size_t)expected_width * 4) {
+    if (data == NULL || pixels == NULL ||
+        !apc_output_fits(expected_width, expected_height, row_bytes, capacity)) {
         apc_report_set_message(report, "the output buffer does not fit the image");
         return APC_ERR_INVALID_ARGUMENT;
     }
     apc_png_source source = {data, length, 0, 0, 0, report};
     png_structp png = NULL;
     png_infop info = NULL;
-    if (!apc_png_create(&png, &info, &source)) {
-        apc_report_set_message(report, "cannot create the PNG reader");
-        return APC_ERR_TOO_LARGE;
-    }
+    if (!apc_png_create(&png, &info, &source)) return APC_ERR_TOO_LARGE;
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_read_struct(&png, &info, NULL);
         return apc_png_failure((const volatile apc_png_source *)&source);
     }
-    apc_png_apply_limits(png, limits);
-    png_read_info(png, info);
+    apc_png_read_info(png, info, limits);
 
     png_uint_32 width = 0, height = 0;
     int bit_depth = 0, color_type = 0;
@@ -193,7 +183,7 @@ int32_t apc_png_decode_rgba(const uint8_t *data, size_t length, const apc_limits
     if (width != expected_width || height != expected_height) {
         png_error(png, "the image size differs from the header read before");
     }
-    if (apc_png_too_many_pixels(limits, width, height)) {
+    if (apc_too_many_pixels(limits, width, height)) {
         source.too_large = 1;
         png_error(png, "the image's declared size exceeds the pixel budget");
     }
