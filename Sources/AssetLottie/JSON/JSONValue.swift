@@ -54,6 +54,19 @@ public enum JSONValue: Sendable, Equatable {
         return nil
     }
 
+    /// The elements as objects, for an `.array` whose elements are all objects; `nil` otherwise
+    /// (callers then keep the value untyped, so that nothing is lost).
+    var objectElements: [JSONObject]? {
+        guard case .array(let elements) = self else { return nil }
+        var objects: [JSONObject] = []
+        objects.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .object(let object) = element else { return nil }
+            objects.append(object)
+        }
+        return objects
+    }
+
     /// `true`/`false` for `.bool`, and for the numbers 0 and 1 (Lottie writes flags both ways).
     public var flagValue: Bool? {
         switch self {

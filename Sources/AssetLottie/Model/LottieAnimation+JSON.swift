@@ -28,13 +28,13 @@ extension LottieAnimation {
             case "nm": if let text = value.stringValue { name = text; continue }
             case "ddd": if case .int(let number) = value { threeD = number; continue }
             case "markers":
-                if let list = Self.objects(value) { markers = list.map(LottieMarker.init(object:)); continue }
+                if let list = value.objectElements { markers = list.map(LottieMarker.init(object:)); continue }
             case "fonts":
                 if case .object(let inner) = value { fonts = LottieFontList(object: inner); continue }
             case "chars":
-                if let list = Self.objects(value) { characters = list.map(LottieCharacter.init(object:)); continue }
+                if let list = value.objectElements { characters = list.map(LottieCharacter.init(object:)); continue }
             case "assets":
-                if let list = Self.objects(value) {
+                if let list = value.objectElements {
                     var typed: [LottieAsset] = []
                     typed.reserveCapacity(list.count)
                     for inner in list { typed.append(try LottieAsset(object: inner, decoder: &decoder)) }
@@ -47,17 +47,6 @@ extension LottieAnimation {
             }
             extra.members.append(member)
         }
-    }
-
-    private static func objects(_ value: JSONValue) -> [JSONObject]? {
-        guard case .array(let elements) = value else { return nil }
-        var objects: [JSONObject] = []
-        objects.reserveCapacity(elements.count)
-        for element in elements {
-            guard case .object(let object) = element else { return nil }
-            objects.append(object)
-        }
-        return objects
     }
 
     /// The animation as JSON: typed fields first, then the members kept in `extra`.

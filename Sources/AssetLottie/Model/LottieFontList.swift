@@ -11,9 +11,8 @@ public struct LottieFontList: Sendable, Equatable {
     init(object: JSONObject) {
         self.init()
         for member in object.uniqueMembers {
-            if member.key == "list", case .array(let elements) = member.value,
-               elements.allSatisfy({ $0.objectValue != nil }) {
-                list = elements.compactMap { $0.objectValue.map(LottieFont.init(object:)) }
+            if member.key == "list", let objects = member.value.objectElements {
+                list = objects.map(LottieFont.init(object:))
                 continue
             }
             extra.members.append(member)

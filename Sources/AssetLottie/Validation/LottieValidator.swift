@@ -111,9 +111,11 @@ public struct LottieValidator: Sendable {
                     problems.append(LottieProblem(path: layerPath + ".refId", message: "a precomposition layer needs refId"))
                 }
             case .image:
-                if let id = layer.referenceID, !references.images.contains(id) {
-                    problems.append(LottieProblem(path: layerPath + ".refId", message: "no image asset has id \"\(id)\""))
-                } else if layer.referenceID == nil {
+                if let id = layer.referenceID {
+                    if !references.images.contains(id) {
+                        problems.append(LottieProblem(path: layerPath + ".refId", message: "no image asset has id \"\(id)\""))
+                    }
+                } else {
                     problems.append(LottieProblem(path: layerPath + ".refId", message: "an image layer needs refId"))
                 }
             default:

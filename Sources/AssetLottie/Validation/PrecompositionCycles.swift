@@ -2,14 +2,13 @@
 /// with an iterative depth-first search.
 enum PrecompositionCycles {
     static func find(in animation: LottieAnimation) -> [LottieProblem] {
+        let assets = animation.assets ?? []
         var positionByID: [String: Int] = [:]
-        var layerLists: [[LottieLayer]] = []
-        for (position, asset) in (animation.assets ?? []).enumerated() {
+        for (position, asset) in assets.enumerated() {
             guard case .precomposition(let precomposition) = asset, let id = precomposition.id else { continue }
             if positionByID[id] == nil { positionByID[id] = position }
         }
-        let assets = animation.assets ?? []
-        layerLists = assets.map { asset in
+        let layerLists: [[LottieLayer]] = assets.map { asset in
             if case .precomposition(let precomposition) = asset { return precomposition.layers }
             return []
         }
