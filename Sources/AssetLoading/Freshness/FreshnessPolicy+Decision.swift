@@ -75,8 +75,10 @@ extension FreshnessPolicy {
         guard Vary.matches(stored: stored, request: request) else { return .unusable(.varyMismatch) }
 
         let response = stored.cacheControl
-        let revalidate: CacheDecision =
+        // computed only on the paths that validate, not for a fresh answer
+        var revalidate: CacheDecision {
             stored.hasValidator ? .mustRevalidate(stored.conditionalHeaders) : .unusable(.noValidator)
+        }
         if response.noCache || requestDirectives.noCache {
             return revalidate
         }

@@ -15,9 +15,9 @@ extension AssetLoader {
     /// without a usable entry: ``LoaderError/notCached``.
     func loadFollowingProtocol(_ target: LoadTarget, start: Date) async throws -> AssetResponse {
         let requestHeaders = target.request.headers
-        let requestDirectives = CacheControl(headers: requestHeaders)
         guard let entry = try await self.lookup(target), let stored = entry.stored else {
-            if requestDirectives.onlyIfCached {
+            // parsed only on a miss: on a hit `decide` reads the request's directives itself
+            if CacheControl(headers: requestHeaders).onlyIfCached {
                 throw LoaderError.notCached.with(message: "only-if-cached: \(target.cacheKey) is not cached")
             }
             return try await self.networkAnswer(target, entry: nil, start: start)

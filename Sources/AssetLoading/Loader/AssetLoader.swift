@@ -102,7 +102,7 @@ public final class AssetLoader: Sendable {
             let response: AssetResponse
             switch target.scheme {
             case .file(let path):
-                response = try await self.loadFile(path: path, request: request, start: start)
+                response = try await self.loadFile(path: path, target: target, start: start)
             case .http:
                 response = try await self.inFlight.load(key: target.coalescingKey) {
                     try await self.loadHTTP(target, start: start)
@@ -149,7 +149,13 @@ public final class AssetLoader: Sendable {
 
     /// The default cache key of a URL: the URL with its scheme and host lowercased and without fragment.
     public static func defaultCacheKey(for url: String) -> String {
-        guard var components = URLComponents(string: url) else { return url }
+        guard let components = URLComponents(string: url) else { return url }
+        return Self.defaultCacheKey(for: components, url: url)
+    }
+
+    /// ``defaultCacheKey(for:)`` of a URL already parsed into `components`.
+    static func defaultCacheKey(for parsed: URLComponents, url: String) -> String {
+        var components = parsed
         components.scheme = components.scheme?.lowercased()
         components.host = components.host?.lowercased()
         components.fragment = nil

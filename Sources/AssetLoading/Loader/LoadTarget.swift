@@ -33,7 +33,7 @@ struct LoadTarget: Sendable {
             throw LoaderError.unsupportedScheme.with(message: "the scheme \(scheme) is not supported (\(request.url))")
         }
         self.request = request
-        let key = request.cacheKey ?? AssetLoader.defaultCacheKey(for: request.url)
+        let key = request.cacheKey ?? AssetLoader.defaultCacheKey(for: components, url: request.url)
         guard !key.isEmpty else { throw LoaderError.invalidURL.with(message: "an empty cache key") }
         self.cacheKey = key
     }
