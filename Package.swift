@@ -84,6 +84,8 @@ let package = Package(
             dependencies: [
                 "AssetStorage",
                 "AssetLoading",
+                "AssetCodecs",
+                "AssetLottie",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -96,12 +98,15 @@ let package = Package(
                 "AssetPipeline",
                 "AssetStorage",
                 "AssetLoading",
+                "AssetCodecs",
+                "AssetLottie",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "AssetBenchmarks",
             dependencies: [
+                "AssetPipeline",
                 "AssetStorage",
                 "AssetLoading",
                 "AssetCodecs",
@@ -141,7 +146,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
-        .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AssetStorage"]),
+        .testTarget(name: "AssetPipelineTests", dependencies: [
+            "AssetPipeline", "AssetStorage", "AssetLoading", "AssetCodecs", "AssetLottie", "AssetTestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .testTarget(name: "AssetPipelineCLITests", dependencies: ["AssetStorage", "AssetTestSupport"]),
     ]
 )
