@@ -36,15 +36,17 @@ struct DotLottieReader {
             } catch {
                 throw error.with(error.message + " (in \(path))")
             }
-            try embedImages(of: &animation, from: &entries)
-            animations.append(LottieDocument.Entry(id: id, animation: animation))
+            let embedded = try embedImages(of: &animation, from: &entries)
+            animations.append(LottieDocument.Entry(id: id, animation: animation, sourceByteCount: bytes.count + embedded))
         }
         return LottieDocument(format: .zip, manifest: manifest, animations: animations)
     }
 
-    /// Replaces each external image asset whose file the archive holds with a `data:` URL.
-    private func embedImages(of animation: inout LottieAnimation, from entries: inout DotLottieEntries) throws(LottieError) {
-        guard var assets = animation.assets else { return }
+    /// Replaces each external image asset whose file the archive holds with a `data:` URL; returns
+    /// the bytes of the URLs embedded.
+    private func embedImages(of animation: inout LottieAnimation, from entries: inout DotLottieEntries) throws(LottieError) -> Int {
+        guard var assets = animation.assets else { return 0 }
+        var embedded = 0
         for position in assets.indices {
             guard case .image(var image) = assets[position], !image.isDataURL else { continue }
             var joined = (image.directory ?? "") + image.path
@@ -54,11 +56,13 @@ struct DotLottieReader {
             guard let path = candidates.first(where: { entries.contains($0) }),
                   let bytes = try entries.bytes(at: path) else { continue }
             image.path = "data:\(Self.mediaType(of: bytes));base64,\(bytes.base64EncodedString())"
+            embedded += image.path.utf8.count
             image.directory = ""
             image.embedded = 1
             assets[position] = .image(image)
         }
         animation.assets = assets
+        return embedded
     }
 
     /// The media type of image bytes, from their magic numbers.

@@ -4,6 +4,9 @@ public struct LottieDocument: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
         public var id: String?
         public var animation: LottieAnimation
+        /// The bytes of JSON the animation was parsed from (after decompression), plus the `data:`
+        /// URLs a dotLottie's images were embedded as: a measure of the model's size.
+        public var sourceByteCount: Int = 0
     }
 
     /// The packaging that was sniffed from the bytes.

@@ -34,12 +34,12 @@ public struct LottieDocumentReader: Sendable {
         switch LottieContainerFormat.sniff(data) {
         case .json:
             return LottieDocument(format: .json, manifest: nil,
-                                  animations: [.init(id: nil, animation: try parser.parse(data))])
+                                  animations: [.init(id: nil, animation: try parser.parse(data), sourceByteCount: data.count)])
         case .gzip:
             let json = try GzipDecoder(maxOutputBytes: min(configuration.maxDecompressedBytes,
                                                            configuration.parser.maxInputBytes)).decompress(data)
             return LottieDocument(format: .gzip, manifest: nil,
-                                  animations: [.init(id: nil, animation: try parser.parse(json))])
+                                  animations: [.init(id: nil, animation: try parser.parse(json), sourceByteCount: json.count)])
         case .zip:
             return try DotLottieReader(configuration: configuration).read(data)
         }

@@ -1,0 +1,23 @@
+import NIOPosix
+
+extension ImageUtil {
+    /// Limits and threads of an ``ImageUtil``.
+    public struct Configuration: Sendable {
+        /// Bytes that decodes in flight may hold together, estimated before each decode as its input
+        /// plus its full-size RGBA pixels (plus the scaled output when `maxDimension` is set). A burst
+        /// of large images waits here instead of exhausting memory; one image larger than the whole
+        /// budget still decodes, alone. Default: 512 MiB.
+        public var decodeBudget: Int
+        /// Largest input accepted, in bytes. Default: 256 MiB (the decoder's own default).
+        public var maxInputBytes: Int
+        /// Threads that decode: a started pool the caller owns and stops, or nil for the manager's I/O
+        /// threads. Either way decoding runs off Swift's cooperative pool. Default: nil.
+        public var decodePool: NIOThreadPool?
+
+        public init(decodeBudget: Int = 512 << 20, maxInputBytes: Int = 256 << 20, decodePool: NIOThreadPool? = nil) {
+            self.decodeBudget = decodeBudget
+            self.maxInputBytes = maxInputBytes
+            self.decodePool = decodePool
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import AssetLoading
+import AssetLottie
+import NIOPosix
+
+extension LottieUtil {
+    /// How one animation is loaded and parsed. `strict` is part of the memory-cache key.
+    public struct Options: Sendable, Hashable {
+        /// Validate after parsing and fail with `LottieError.validationFailed` (every problem with its
+        /// JSON path) when there are problems. Default: false (lenient, like the players).
+        public var strict: Bool
+        /// Where the bytes may come from on a memory miss. With ``CacheStrategy/networkOnly`` the
+        /// memory cache is not read either. Default: ``CacheStrategy/useProtocolCachePolicy``.
+        public var strategy: CacheStrategy
+        /// The cache key, or nil for the URL's default key (``AssetLoader/defaultCacheKey(for:)``).
+        public var cacheKey: String?
+        /// Keep the parsed model in the lottie memory cache. `false` parses without memoizing (what a
+        /// prefetch that only validates wants); a model already in memory is still returned.
+        /// Default: true.
+        public var keepInMemory: Bool
+
+        public init(
+            strict: Bool = false,
+            strategy: CacheStrategy = .useProtocolCachePolicy,
+            cacheKey: String? = nil,
+            keepInMemory: Bool = true
+        ) {
+            self.strict = strict
+            self.strategy = strategy
+            self.cacheKey = cacheKey
+            self.keepInMemory = keepInMemory
+        }
+    }
+
+    /// Limits and threads of a ``LottieUtil``.
+    public struct Configuration: Sendable {
+        /// The reader's limits (input bytes, nesting depth, layers, archive entries, decompressed
+        /// bytes). Its `parser.strict` is replaced by each call's ``Options/strict``. Default: the
+        /// reader's defaults.
+        public var reader: LottieDocumentReader.Configuration
+        /// Threads that parse: a started pool the caller owns and stops, or nil for the manager's
+        /// I/O threads. Either way parsing runs off Swift's cooperative pool. Default: nil.
+        public var parsePool: NIOThreadPool?
+
+        public init(reader: LottieDocumentReader.Configuration = .init(), parsePool: NIOThreadPool? = nil) {
+            self.reader = reader
+            self.parsePool = parsePool
+        }
+
+        /// The reader for one call's options.
+        func reader(strict: Bool) -> LottieDocumentReader {
+            var configuration = reader
+            configuration.parser.strict = strict
+            return LottieDocumentReader(configuration: configuration)
+        }
+    }
+}
