@@ -150,6 +150,8 @@ let package = Package(
             "AssetPipeline", "AssetStorage", "AssetLoading", "AssetCodecs", "AssetLottie", "AssetTestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        .testTarget(name: "AssetPipelineCLITests", dependencies: ["AssetStorage", "AssetTestSupport"]),
+        .testTarget(name: "AssetPipelineCLITests", dependencies: [
+            "AssetStorage", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
     ]
 )

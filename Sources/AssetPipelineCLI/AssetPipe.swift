@@ -11,7 +11,9 @@ struct AssetPipe: AsyncParsableCommand {
         abstract: "Fetch media assets over HTTP, keep them in layered caches, decode them.",
         subcommands: [
             CacheCommand.self,
+            DecodeCommand.self,
             GetCommand.self,
+            LottieCommand.self,
         ]
     )
 

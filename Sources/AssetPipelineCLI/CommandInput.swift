@@ -1,0 +1,88 @@
+import AssetCodecs
+import AssetLoading
+import AssetLottie
+import AssetPipeline
+import AssetStorage
+import Foundation
+
+/// An INPUT argument that names a remote resource: an `http` or `https` URL.
+struct RemoteInput {
+    let url: URL?
+
+    init(_ input: String) {
+        let lowered = input.lowercased()
+        url = lowered.hasPrefix("http://") || lowered.hasPrefix("https://") ? URL(string: input) : nil
+    }
+}
+
+extension CacheOptions {
+    /// Runs `body` with a manager over the cache directory (no limits of its own, so that opening
+    /// it evicts nothing), shut down afterwards whatever `body` does.
+    func withManager<T: Sendable>(_ body: (AssetsManager) async throws -> T) async throws -> T {
+        let manager = try await AssetsManager.open(configuration: .init(
+            disk: .init(directory: directory, maxBytes: .max, maxCount: .max)))
+        do {
+            let result = try await body(manager)
+            try? await manager.shutdown()
+            return result
+        } catch {
+            try? await manager.shutdown()
+            throw error
+        }
+    }
+}
+
+/// An INPUT argument that names a local file (a path, or a `file://` URL).
+enum LocalInput {
+    /// The file's bytes; refuses files over `limit` bytes before reading them.
+    static func read(_ input: String, limit: Int) throws -> Data {
+        let path = input.hasPrefix("file://") ? (URL(string: input)?.path ?? input) : input
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CLIFailure(code: "notFound", message: "cannot open \(path)")
+        }
+        defer { try? handle.close() }
+        let data = try handle.read(upToCount: limit + 1) ?? Data()
+        guard data.count <= limit else {
+            throw CLIFailure(code: "tooLarge", message: "\(path) is larger than \(limit) bytes")
+        }
+        return data
+    }
+}
+
+/// A failure as the commands report it: `{"code": ..., "message": ...}` plus what the error adds.
+struct CLIFailure: Error {
+    var code: String
+    var message: String
+    var extra: [String: Any] = [:]
+
+    init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The code and message of any error the commands meet.
+    init(_ error: any Error) {
+        switch error {
+        case let failure as CLIFailure:
+            self = failure
+        case let error as CodecError:
+            self.init(code: error.shortDescription, message: error.message)
+        case let error as LottieError:
+            self.init(code: error.shortDescription, message: error.message)
+            extra["problems"] = error.problems.map { ["path": $0.path, "message": $0.message] }
+            if let path = error.path { extra["path"] = path }
+            if let offset = error.offset { extra["offset"] = offset }
+        case let error as LoaderError:
+            self.init(code: error.shortDescription, message: error.message)
+        case let error as StorageError:
+            self.init(code: "storage", message: error.description)
+        default:
+            self.init(code: "io", message: "\(error)")
+        }
+    }
+
+    /// The `error` object of the JSON output.
+    var json: [String: Any] {
+        extra.merging(["code": code, "message": message]) { _, new in new }
+    }
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import AssetLottie
+import AssetPipeline
+import Foundation
+
+/// `assetpipe lottie INPUT`: reads a Lottie file (JSON, `.tgs` or dotLottie) and reports its facts.
+struct LottieCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lottie",
+        abstract: "Read a Lottie animation (JSON, .tgs or dotLottie; a file or an http(s) URL) and report its facts.",
+        discussion: """
+            With --strict, validation problems are reported with their JSON paths and exit 1. \
+            A dotLottie reports {"animations": [...]}, one object per animation. URLs load through \
+            the cache (--cache-dir) as LottieUtil does.
+            Exits 1 when the input cannot be read or parsed (or fails --strict), 2 on bad usage.
+            """)
+
+    @Argument(help: "A file path, or an http or https URL.")
+    var input: String
+
+    @Flag(help: "Validate strictly: required fields, references, cycles, keyframe order.")
+    var strict = false
+
+    @OptionGroup var cache: CacheOptions
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() async throws {
+        let options = LottieUtil.Options(strict: strict)
+        let document: LottieDocument
+        do {
+            document = try await read(options: options)
+        } catch {
+            let failure = CLIFailure(error)
+            if outputOptions.json { CLIOutput.printJSON(["error": failure.json]) }
+            CLIOutput.error("\(input): \(failure.code): \(failure.message)")
+            for problem in failure.extra["problems"] as? [[String: String]] ?? [] {
+                CLIOutput.error("  \(problem["path"] ?? ""): \(problem["message"] ?? "")")
+            }
+            throw ExitCode.failure
+        }
+        if outputOptions.json {
+            if document.isDotLottie {
+                CLIOutput.printJSON(["animations": document.animations.map { Self.facts($0.animation, id: $0.id) }])
+            } else {
+                CLIOutput.printJSON(Self.facts(document.animations[0].animation, id: nil))
+            }
+        } else {
+            for entry in document.animations { print(Self.summary(entry.animation, id: entry.id)) }
+        }
+    }
+
+    /// A URL through the manager and LottieUtil, a file directly on this thread.
+    private func read(options: LottieUtil.Options) async throws -> LottieDocument {
+        guard let url = RemoteInput(input).url else {
+            let limit = LottieUtil.Configuration().reader.parser.maxInputBytes
+            return try LottieUtil.read(try LocalInput.read(input, limit: limit), options: options)
+        }
+        return try await cache.withManager { manager in
+            try await LottieUtil(manager: manager).document(for: url, options: options)
+        }
+    }
+
+    /// The facts of one animation, as `--json` prints them.
+    static func facts(_ animation: LottieAnimation, id: String?) -> [String: Any] {
+        func number(_ value: Double?) -> Any {
+            guard let value else { return NSNull() }
+            return value.rounded() == value && abs(value) < 1e15 ? Int(value) as Any : value
+        }
+        var object: [String: Any] = [
+            "version": animation.version ?? NSNull(),
+            "frameRate": number(animation.frameRate),
+            "inPoint": number(animation.inPoint),
+            "outPoint": number(animation.outPoint),
+            "width": number(animation.width),
+            "height": number(animation.height),
+            "durationSeconds": animation.durationSeconds ?? NSNull(),
+            "layerCount": animation.layerCount,
+            "assetCount": animation.assetCount,
+            "name": animation.name ?? NSNull(),
+        ]
+        if let id { object["id"] = id }
+        return object
+    }
+
+    static func summary(_ animation: LottieAnimation, id: String?) -> String {
+        func text(_ value: Double?) -> String { value.map { "\($0)" } ?? "-" }
+        let duration = animation.durationSeconds.map { String(format: "%.3f s", $0) } ?? "-"
+        return "\(id.map { "[\($0)] " } ?? "")v\(animation.version ?? "-") \(text(animation.width))x\(text(animation.height)) "
+            + "\(text(animation.frameRate)) fps, frames \(text(animation.inPoint))-\(text(animation.outPoint)) (\(duration)), "
+            + "\(animation.layerCount) layers, \(animation.assetCount) assets"
+    }
+}
