@@ -16,6 +16,7 @@ struct Bench: AsyncParsableCommand {
             FetchBenchmark.self,
             LottieBenchmark.self,
             MemoryCacheBenchmark.self,
+            UtilsBenchmark.self,
         ]
     )
 }
