@@ -132,9 +132,14 @@ let package = Package(
             dependencies: ["AssetStorage"],
             path: "Tests/Workers/DiskCacheWorker"
         ),
+        .executableTarget(
+            name: "ChunkStoreWorker",
+            dependencies: ["AssetStorage"],
+            path: "Tests/Workers/ChunkStoreWorker"
+        ),
 
         // MARK: tests
-        .testTarget(name: "AssetStorageTests", dependencies: ["AssetStorage"]),
+        .testTarget(name: "AssetStorageTests", dependencies: ["AssetStorage", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "AssetCodecsTests", dependencies: ["AssetCodecs", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "AssetLottieTests", dependencies: ["AssetLottie", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "AssetLoadingTests", dependencies: [

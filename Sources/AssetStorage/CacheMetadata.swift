@@ -125,15 +125,7 @@ extension CacheMetadata {
             ("checksum", .string(checksum)),
             ("expirationDate", expirationDate.map(date) ?? .null),
         ]
-        if let http {
-            members.append(("http", .object([
-                ("status", .number(Double(http.status))),
-                ("headers", .array(http.headers.map { .array([.string($0.name), .string($0.value)]) })),
-                ("requestTime", date(http.requestTime)),
-                ("responseTime", date(http.responseTime)),
-                ("varyRequestHeaders", .array(http.varyRequestHeaders.map { .array([.string($0.name), opt($0.value)]) })),
-            ])))
-        }
+        if let http { members.append(("http", http.json)) }
         return .object(members)
     }
 
@@ -147,13 +139,7 @@ extension CacheMetadata {
         func date(_ name: String, in object: CompactJSON = json) -> Date? {
             object[name]?.stringValue.flatMap(ISO8601.date(from:))
         }
-        func optString(_ name: String) -> String?? {
-            switch json[name] {
-            case .none, .some(.null): return .some(nil)
-            case let .some(.string(s)): return .some(s)
-            default: return nil
-            }
-        }
+        func optString(_ name: String) -> String?? { json.optionalString(name) }
         guard json["format"]?.int64Value == Int64(Self.formatVersion),
               let key = json["key"]?.stringValue,
               let createdDate = date("createdDate"),
@@ -173,24 +159,8 @@ extension CacheMetadata {
         }
         var http: HTTPInfo?
         if let object = json["http"], object != .null {
-            guard let status = object["status"]?.int64Value,
-                  case let .array(headerList)? = object["headers"],
-                  let requestTime = date("requestTime", in: object),
-                  let responseTime = date("responseTime", in: object),
-                  case let .array(varyList)? = object["varyRequestHeaders"]
-            else { return nil }
-            var headers: [(name: String, value: String)] = []
-            for pair in headerList {
-                guard case let .array(p) = pair, p.count == 2, let n = p[0].stringValue, let v = p[1].stringValue else { return nil }
-                headers.append((n, v))
-            }
-            var vary: [(name: String, value: String?)] = []
-            for pair in varyList {
-                guard case let .array(p) = pair, p.count == 2, let n = p[0].stringValue else { return nil }
-                vary.append((n, p[1].stringValue))
-            }
-            http = HTTPInfo(status: Int(status), headers: headers, requestTime: requestTime,
-                            responseTime: responseTime, varyRequestHeaders: vary)
+            guard let parsed = HTTPInfo(json: object) else { return nil }
+            http = parsed
         }
         self.init(
             key: key, originalUrlString: originalUrlString, createdDate: createdDate, eTag: eTag,
