@@ -86,6 +86,8 @@ let package = Package(
                 "AssetLoading",
                 "AssetCodecs",
                 "AssetLottie",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -31,7 +31,9 @@ public final class AssetLoader: Sendable {
     /// The cache the loader reads and fills.
     public let diskCache: DiskCache
     let logger: Logger
-    let httpClient: HTTPClient
+    /// The HTTP client (connection pool, timeouts, redirects) the loader sends its requests
+    /// with, for code that needs exchanges the loader does not make (range requests).
+    public let httpClient: HTTPClient
     let ioPool: NIOThreadPool
     let ownsIOPool: Bool
     let inFlight = InFlightLoads()

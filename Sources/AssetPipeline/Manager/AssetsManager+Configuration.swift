@@ -15,17 +15,23 @@ extension AssetsManager {
         /// The HTTP loader (timeouts, body limits per kind, retries, redirects). Its I/O runs on
         /// the manager's threads.
         public var loader: AssetLoader.Configuration
+        /// The chunk store for byte ranges of large media (video). Default: `chunks/` inside the
+        /// disk cache's directory, 1 MiB chunks, a 1 GiB budget.
+        public var chunks: ChunkStore.Configuration
 
         public init(
             disk: DiskCache.Configuration,
             memory: [AssetKind: CachePolicy] = Configuration.defaultMemory(budget: 256 << 20),
             ioThreads: Int = 4,
-            loader: AssetLoader.Configuration = AssetLoader.Configuration()
+            loader: AssetLoader.Configuration = AssetLoader.Configuration(),
+            chunks: ChunkStore.Configuration? = nil
         ) {
             self.disk = disk
             self.memory = memory
             self.ioThreads = ioThreads
             self.loader = loader
+            self.chunks = chunks ?? ChunkStore.Configuration(
+                directory: ChunkStore.Configuration.defaultDirectory(cacheDirectory: disk.directory), clock: disk.clock)
         }
 
         /// A configuration for the cache in `directory` with default limits.

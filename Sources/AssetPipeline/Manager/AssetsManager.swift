@@ -19,6 +19,8 @@ public final class AssetsManager: Sendable {
     public let memoryCaches: [AssetKind: MemoryCache<String, any Sendable>]
     /// The HTTP loader, storing through ``diskCache``.
     public let loader: AssetLoader
+    /// The chunk store that ``VideoUtil`` keeps byte ranges in.
+    public let chunkStore: ChunkStore
     let ioPool: NIOThreadPool
 
     /// Opens the disk cache (blocking: it builds its index) and creates the memory caches and
@@ -31,6 +33,7 @@ public final class AssetsManager: Sendable {
         }
         memoryCaches = caches
         diskCache = try DiskCache(configuration: configuration.disk)
+        chunkStore = try ChunkStore(configuration: configuration.chunks)
         let pool = NIOThreadPool(numberOfThreads: max(1, configuration.ioThreads))
         pool.start()
         ioPool = pool
@@ -159,8 +162,11 @@ public final class AssetsManager: Sendable {
     /// records, closes it and stops the I/O threads.
     public func shutdown() async throws {
         try await loader.shutdown()
-        let disk = diskCache
-        try await runIO { disk.close() }
+        let (disk, chunks) = (diskCache, chunkStore)
+        try await runIO {
+            disk.close()
+            chunks.close()
+        }
         try await ioPool.shutdownGracefully()
     }
 }

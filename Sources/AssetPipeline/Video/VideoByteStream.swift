@@ -1,0 +1,36 @@
+import Foundation
+import Synchronization
+
+/// The bytes of one range read, as buffers of at most one chunk, fetched as they are consumed.
+///
+/// Iterate it once. ``statistics`` is updated as the iteration goes on.
+public struct VideoByteStream: AsyncSequence, Sendable {
+    public typealias Element = Data
+
+    let util: VideoUtil
+    let url: String
+    let range: VideoByteRange
+    let statisticsBox = StatisticsBox()
+
+    /// What the read has cost so far.
+    public var statistics: VideoReadStatistics { statisticsBox.value }
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(session: VideoReadSession(util: util, url: url, range: range, statistics: statisticsBox))
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        let session: VideoReadSession
+
+        public mutating func next() async throws -> Data? {
+            try await session.next()
+        }
+    }
+}
+
+/// The statistics a session updates and its stream reads.
+final class StatisticsBox: Sendable {
+    private let state = Mutex(VideoReadStatistics())
+    var value: VideoReadStatistics { state.withLock { $0 } }
+    func update(_ change: (inout VideoReadStatistics) -> Void) { state.withLock { change(&$0) } }
+}

@@ -1,0 +1,67 @@
+/// The one error type of ``VideoUtil``: a code, a message and, where one exists, the status,
+/// the resource's length and an underlying error.
+///
+/// Compare codes with the static members (`error.code == .rangeNotSatisfiable`);
+/// ``shortDescription`` is fit for a metric label.
+public struct VideoError: Error, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        fileprivate enum Base: String, Sendable {
+            case invalidRange, invalidURL, rangeNotSatisfiable, resourceChanged, truncated, invalidResponse
+            case http, network, storage, cancelled
+        }
+        fileprivate let base: Base
+
+        /// The range itself is unusable (a negative start, an empty suffix).
+        public static let invalidRange = Code(base: .invalidRange)
+        /// The URL cannot be requested.
+        public static let invalidURL = Code(base: .invalidURL)
+        /// No byte of the range exists (see ``VideoError/totalLength``).
+        public static let rangeNotSatisfiable = Code(base: .rangeNotSatisfiable)
+        /// The resource changed while a streamed read had already handed out bytes of the old
+        /// version; its chunks were dropped. Read again for the new version.
+        public static let resourceChanged = Code(base: .resourceChanged)
+        /// A body ended before the length it announced; only whole chunks were kept.
+        public static let truncated = Code(base: .truncated)
+        /// The origin answered something a range cache cannot use (a `Content-Range` other than
+        /// the one asked for, a body longer than announced).
+        public static let invalidResponse = Code(base: .invalidResponse)
+        /// The origin answered an error status (see ``VideoError/status``).
+        public static let http = Code(base: .http)
+        /// The connection failed or timed out.
+        public static let network = Code(base: .network)
+        /// The chunk store failed.
+        public static let storage = Code(base: .storage)
+        /// The reading task was cancelled.
+        public static let cancelled = Code(base: .cancelled)
+
+        public var description: String { base.rawValue }
+    }
+
+    public let code: Code
+    public let message: String
+    /// The HTTP status, for ``Code/http``.
+    public let status: Int?
+    /// The resource's length when it is known (always for ``Code/rangeNotSatisfiable``).
+    public let totalLength: Int64?
+    public let underlying: (any Error)?
+
+    public init(_ code: Code, _ message: String, status: Int? = nil, totalLength: Int64? = nil, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.status = status
+        self.totalLength = totalLength
+        self.underlying = underlying
+    }
+
+    /// The code alone (with the status for HTTP errors), for metric labels.
+    public var shortDescription: String {
+        if code == .http, let status { return "http\(status)" }
+        return code.description
+    }
+
+    public var description: String {
+        var text = "\(shortDescription): \(message)"
+        if let underlying { text += " (\(underlying))" }
+        return text
+    }
+}

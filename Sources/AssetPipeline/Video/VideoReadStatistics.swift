@@ -1,0 +1,34 @@
+import Foundation
+
+/// What one read cost: where its bytes came from and how many requests it sent.
+public struct VideoReadStatistics: Sendable, Equatable {
+    /// Bytes handed to the caller.
+    public var bytes: Int64 = 0
+    /// ... of which were read from stored chunks.
+    public var bytesFromCache: Int64 = 0
+    /// Body bytes that this read's own requests received (whole chunks, so it may exceed the
+    /// bytes handed out).
+    public var bytesFromOrigin: Int64 = 0
+    /// Bytes handed out that another concurrent read was fetching (shared, not fetched twice).
+    public var bytesFromSharedFetches: Int64 = 0
+    /// Requests this read sent to the origin.
+    public var originRequests: Int = 0
+    /// The resource's total length, once known.
+    public var totalLength: Int64?
+    /// The bytes served, once the length resolved the range.
+    public var range: Range<Int64>?
+
+    public init() {}
+
+    /// Adds the origin costs of an earlier, abandoned attempt.
+    mutating func addCosts(of other: VideoReadStatistics) {
+        bytesFromOrigin += other.bytesFromOrigin
+        originRequests += other.originRequests
+    }
+}
+
+/// The bytes of a read and what they cost.
+public struct VideoReadResult: Sendable {
+    public var data: Data
+    public var statistics: VideoReadStatistics
+}

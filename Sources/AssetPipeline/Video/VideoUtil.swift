@@ -1,0 +1,160 @@
+import AssetLoading
+import AssetStorage
+import AsyncHTTPClient
+import Foundation
+import Logging
+
+/// Byte ranges of large media over HTTP, cached as fixed-size chunks in the manager's
+/// ``ChunkStore``.
+///
+/// - Present chunks are read from disk; missing ones are fetched with `Range` requests, a run of
+///   adjacent missing chunks in one request; readers of a chunk that another read is fetching
+///   wait for that fetch instead of sending their own.
+/// - The total length comes from `Content-Range` (or a 416's `bytes */LENGTH`); a range past the
+///   end is clipped, one wholly past it throws ``VideoError/Code/rangeNotSatisfiable``.
+/// - Every range request for a stored resource carries `If-Range` with its strong validator; a
+///   200 that shows a new version drops every chunk of the old one and the read goes on from the
+///   new response (a streamed read that already handed out old bytes throws
+///   ``VideoError/Code/resourceChanged``). Bytes of two versions are never mixed.
+/// - An origin that ignores `Range` (always 200) is read from the start, the chunks that pass
+///   are stored, and nothing past what the read needs is read.
+/// - A stored record is reused by the loader's RFC 9111 freshness rules; a stale one is
+///   revalidated (by the `If-Range` of the next fetch, or a conditional request), and a changed
+///   validator drops the chunks.
+///
+/// ```swift
+/// let video = VideoUtil(manager: manager)
+/// let head = try await video.read(url: url, range: 0..<65_536)
+/// for try await piece in video.stream(url: url, range: .from(1 << 20)) { consume(piece) }
+/// try await video.prefetch(url: url, head: 1 << 20, tail: 1 << 20)   // moov at either end
+/// ```
+public final class VideoUtil: Sendable {
+    /// How reads fetch.
+    public struct Configuration: Sendable {
+        /// The most chunks one request asks for; longer runs of missing chunks take several.
+        /// Default: 64 (64 MiB at the default chunk size).
+        public var maxChunksPerRequest: Int
+        /// Header fields sent with every request (authorization, a user agent). Default: none.
+        public var requestHeaders: [(String, String)]
+
+        public init(maxChunksPerRequest: Int = 64, requestHeaders: [(String, String)] = []) {
+            self.maxChunksPerRequest = maxChunksPerRequest
+            self.requestHeaders = requestHeaders
+        }
+    }
+
+    public let configuration: Configuration
+    let manager: AssetsManager
+    let store: ChunkStore
+    let client: HTTPClient
+    let policy: FreshnessPolicy
+    let clock: any CacheClock
+    let inFlight = InFlightChunks()
+    let logger: Logger
+
+    /// A video util over `manager`'s chunk store and HTTP client.
+    public init(manager: AssetsManager, configuration: Configuration = Configuration(), logger: Logger = Logger(label: "AssetPipeline.VideoUtil")) {
+        self.configuration = configuration
+        self.manager = manager
+        self.store = manager.chunkStore
+        self.client = manager.loader.httpClient
+        self.policy = FreshnessPolicy(configuration: manager.configuration.loader.freshness)
+        self.clock = manager.configuration.loader.clock
+        self.logger = logger
+    }
+
+    /// The cache key of a URL (the loader's: scheme and host lowercased, no fragment).
+    public static func cacheKey(for url: String) -> String {
+        AssetLoader.defaultCacheKey(for: url)
+    }
+
+    // MARK: reads
+
+    /// The bytes `range` of the resource at `url` (clipped to its end).
+    public func read(url: String, range: Range<Int64>) async throws -> Data {
+        try await read(url: url, byteRange: .bounded(range)).data
+    }
+
+    /// The bytes from `range.lowerBound` to the end.
+    public func read(url: String, range: PartialRangeFrom<Int64>) async throws -> Data {
+        try await read(url: url, byteRange: .from(range.lowerBound)).data
+    }
+
+    /// The last `count` bytes (all of them when the resource is shorter).
+    public func read(url: String, lastBytes count: Int64) async throws -> Data {
+        try await read(url: url, byteRange: .suffix(count)).data
+    }
+
+    /// The bytes of `byteRange` and what reading them cost. A resource that changes during the
+    /// read is read again once, whole from the new version.
+    public func read(url: String, byteRange: VideoByteRange) async throws -> VideoReadResult {
+        var earlier = VideoReadStatistics()
+        for attempt in 0..<2 {
+            let stream = self.stream(url: url, range: byteRange)
+            var data = Data()
+            do {
+                for try await piece in stream { data.append(piece) }
+                var statistics = stream.statistics
+                statistics.addCosts(of: earlier)
+                return VideoReadResult(data: data, statistics: statistics)
+            } catch let error as VideoError where error.code == .resourceChanged && attempt == 0 {
+                earlier = stream.statistics
+            }
+        }
+        throw VideoError(.resourceChanged, "\(url) changed twice during one read")
+    }
+
+    /// The bytes of `range` as a sequence of buffers (at most one chunk each), fetched as they
+    /// are consumed: memory stays bounded by a few chunks whatever the range's size.
+    /// ``VideoByteStream/statistics`` tells the costs after (and during) the iteration.
+    public func stream(url: String, range: VideoByteRange) -> VideoByteStream {
+        VideoByteStream(util: self, url: url, range: range)
+    }
+
+    /// Warms the first `head` and the last `tail` bytes (an MP4 keeps its `moov` index at one
+    /// end or the other), fetching only missing chunks. Either may be 0. Returns the costs.
+    ///
+    /// This is what `assetpipe prefetch --validate` calls for a video item: one call, no bytes
+    /// kept in memory, the same errors as ``read(url:byteRange:)``.
+    @discardableResult
+    public func prefetch(url: String, head: Int64, tail: Int64) async throws -> VideoReadStatistics {
+        var total = VideoReadStatistics()
+        var ranges: [VideoByteRange] = []
+        if head > 0 { ranges.append(.bounded(0..<head)) }
+        if tail > 0 { ranges.append(.suffix(tail)) }
+        for range in ranges {
+            let stream = self.stream(url: url, range: range)
+            for try await _ in stream {}
+            let part = stream.statistics
+            total.bytes += part.bytes
+            total.bytesFromCache += part.bytesFromCache
+            total.bytesFromSharedFetches += part.bytesFromSharedFetches
+            total.addCosts(of: part)
+            total.totalLength = part.totalLength ?? total.totalLength
+        }
+        return total
+    }
+
+    /// Drops every stored chunk of `url`.
+    public func removeCached(url: String) async throws {
+        let store = self.store
+        let key = Self.cacheKey(for: url)
+        try await manager.runIO { _ = try store.removeResource(forKey: key) }
+    }
+
+    /// The stored record of `url` (which chunks are present, the validator, the length), or nil.
+    public func cachedRecord(url: String) async throws -> ChunkRecord? {
+        let store = self.store
+        let key = Self.cacheKey(for: url)
+        return try await manager.runIO { try store.record(forKey: key) }
+    }
+
+    /// Runs chunk-store work on the manager's I/O threads, mapping storage errors.
+    func runIO<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        do {
+            return try await manager.runIO(body)
+        } catch let error as StorageError {
+            throw VideoError(.storage, error.message, underlying: error)
+        }
+    }
+}
