@@ -114,6 +114,7 @@ let package = Package(
                 "AssetCodecs",
                 "AssetLottie",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
 

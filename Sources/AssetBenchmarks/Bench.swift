@@ -17,6 +17,7 @@ struct Bench: AsyncParsableCommand {
             LottieBenchmark.self,
             MemoryCacheBenchmark.self,
             UtilsBenchmark.self,
+            VideoBenchmark.self,
         ]
     )
 }
