@@ -156,6 +156,19 @@ struct AssetLoaderNetworkTests {
         }
     }
 
+    @Test func aTimedOutAttemptIsRetried() async throws {
+        try await withOriginAndLoader({ $0.totalTimeout = .milliseconds(300); $0.retry = AssetLoaderHarness.fastRetries(maxAttempts: 2) }) { origin, harness in
+            origin.setRoute("/late-then-fine", .sequence([
+                TestResponse(body: .text("late"), delay: .seconds(2)),
+                .ok("fine"),
+            ]))
+            let response = try await harness.loader.load(AssetRequest(url: origin.url("/late-then-fine")))
+            #expect(response.attempts == 2)
+            #expect(try await harness.loader.data(for: response) == Data("fine".utf8))
+            #expect(origin.requestCount(path: "/late-then-fine") == 2)
+        }
+    }
+
     @Test func aSlowBodyPastTheTotalTimeoutFails() async throws {
         // each chunk comes well within the read timeout, the whole body well after the total timeout
         try await withOriginAndLoader({ $0.totalTimeout = .milliseconds(150); $0.retry = .none }) { origin, harness in

@@ -79,7 +79,7 @@ public struct LoaderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// statuses 408, 429 and 5xx. Never other 4xx.
     var isRetryable: Bool {
         switch self.code {
-        case .connection, .truncated: return true
+        case .connection, .truncated, .timeout: return true
         case .http(let status): return status == 408 || status == 429 || (500...599).contains(status)
         default: return false
         }
