@@ -227,3 +227,22 @@ extension DiskCache {
         }
     }
 }
+
+extension DiskCache {
+    /// Up to `count` first bytes of the data stored for `key`, for sniffing a format; `nil` when there
+    /// is no data file.
+    ///
+    /// A peek, not a read: the checksum is not checked (the bytes are a hint, never served as the
+    /// entry's body), the access is not recorded, and a torn entry is left for the next real read to
+    /// find and remove. Costs an open and one read, whatever the entry's size.
+    public func peek(forKey key: String, count: Int) throws -> [UInt8]? {
+        try Self.validate(key: key)
+        try checkOpen()
+        let path = relativeDataPath(CacheKeyHash.fileName(for: key))
+        guard let fd = try POSIX.openAt(rootFD, path) else { return nil }
+        defer { POSIX.close(fd) }
+        var bytes = [UInt8](repeating: 0, count: max(0, count))
+        let got = try bytes.withUnsafeMutableBytes { try POSIX.readFully(fd, into: $0, path) }
+        return Array(bytes[0..<got])
+    }
+}

@@ -1,0 +1,60 @@
+import AssetStorage
+
+/// Guesses an asset's kind from its content type, the first bytes of its body and its URL's file
+/// extension (the last resort, for containers such as ZIP and gzip that carry anything).
+enum KindSniffer {
+    /// How many first bytes ``guess(contentType:prefix:url:)`` looks at.
+    static let prefixLength = 512
+
+    static func guess(contentType: String?, prefix: [UInt8], url: String) -> AssetKind {
+        if let byBytes = kind(ofBytes: prefix, url: url) { return byBytes }
+        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        if type.hasPrefix("image/") { return .image }
+        if type.hasPrefix("video/") || type == "application/vnd.apple.mpegurl" { return .video }
+        if type.contains("lottie") { return .lottie }
+        return .raw
+    }
+
+    /// The kind a URL's file extension suggests (query and fragment ignored), or nil. Used to pick the
+    /// request's kind (its body size limit and the kind the cache records) before any byte arrives.
+    static func kind(ofPath url: String) -> AssetKind? {
+        let path = url.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: "#", maxSplits: 1).first ?? $0 } ?? ""
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        switch path[path.index(after: dot)...].lowercased() {
+        case "png", "jpg", "jpeg", "gif", "webp", "avif", "heic": return .image
+        case "json", "lottie", "tgs": return .lottie
+        case "mp4", "m4v", "m4a", "mov", "webm", "mkv", "ts", "m4s", "mpd", "m3u8": return .video
+        default: return nil
+        }
+    }
+
+    /// The kind the bytes show, or nil when they don't say.
+    static func kind(ofBytes bytes: [UInt8], url: String) -> AssetKind? {
+        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + magic.count && Array(bytes[offset..<(offset + magic.count)]) == magic
+        }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) || starts([0xFF, 0xD8, 0xFF])
+            || starts(Array("GIF8".utf8)) || (starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8))
+        {
+            return .image
+        }
+        if starts(Array("ftyp".utf8), at: 4) || starts([0x1A, 0x45, 0xDF, 0xA3]) { return .video }
+        let path = url.split(separator: "?").first.map(String.init)?.lowercased() ?? ""
+        if starts([0x50, 0x4B, 0x03, 0x04]) { return path.hasSuffix(".lottie") ? .lottie : nil }
+        if starts([0x1F, 0x8B]) { return path.hasSuffix(".tgs") ? .lottie : nil }
+        if looksLikeLottieJSON(bytes) { return .lottie }
+        return nil
+    }
+
+    /// A JSON object whose first bytes show two of Lottie's keys: the top level's (`"v"`, `"fr"`,
+    /// `"ip"`, `"op"`, `"layers"`, `"assets"`) or a layer's (`"ddd"`, `"ks"`, `"ty"`), as exporters write
+    /// either near the top.
+    static func looksLikeLottieJSON(_ bytes: [UInt8]) -> Bool {
+        guard let first = bytes.firstIndex(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }),
+            bytes[first] == UInt8(ascii: "{")
+        else { return false }
+        let text = String(decoding: bytes[first...], as: UTF8.self)
+        let keys = ["\"v\"", "\"fr\"", "\"layers\"", "\"assets\"", "\"ip\"", "\"op\"", "\"ddd\"", "\"ks\"", "\"ty\""]
+        return keys.filter { text.contains($0) }.count >= 2
+    }
+}

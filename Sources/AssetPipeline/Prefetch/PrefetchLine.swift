@@ -1,0 +1,48 @@
+import AssetStorage
+import Foundation
+
+/// One line of a prefetch list: `URL` or `URL<TAB>KIND`.
+///
+/// Blank lines and lines whose first non-blank character is `#` are not items. Whitespace around
+/// each column is ignored. KIND is `image`, `lottie`, `video` or `raw`; without it the kind is
+/// guessed from the response. Only `http` and `https` URLs with a host are accepted; anything
+/// else is a malformed item (reported, never fetched).
+public enum PrefetchLine: Sendable, Equatable {
+    /// A URL to fetch, with the kind the list names, if any.
+    case item(url: String, kind: AssetKind?)
+    /// A line that is not a usable item, and why.
+    case malformed(text: String, reason: String)
+
+    /// Parses one line (without its line break); `nil` for a blank or comment line.
+    public static func parse<S: StringProtocol>(_ line: S) -> PrefetchLine? {
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
+        let columns = trimmed.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+        let url = columns[0].trimmingCharacters(in: .whitespaces)
+        var kind: AssetKind?
+        if columns.count > 1 {
+            let name = columns[1].trimmingCharacters(in: .whitespaces)
+            if !name.isEmpty {
+                guard let named = AssetKind(rawValue: name.lowercased()) else {
+                    return .malformed(text: trimmed, reason: "unknown kind '\(name)' (image, lottie, video or raw)")
+                }
+                kind = named
+            }
+        }
+        if let reason = problem(with: url) { return .malformed(text: trimmed, reason: reason) }
+        return .item(url: url, kind: kind)
+    }
+
+    /// Why `url` cannot be fetched, or nil when it can.
+    static func problem(with url: String) -> String? {
+        if url.contains(where: { $0 == " " || $0 == "\t" }) { return "not a URL: it contains whitespace" }
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else {
+            return "not a URL"
+        }
+        guard scheme == "http" || scheme == "https" else {
+            return "unsupported scheme '\(scheme)' (http and https only)"
+        }
+        guard let host = parsed.host, !host.isEmpty else { return "the URL has no host" }
+        return nil
+    }
+}

@@ -1,0 +1,215 @@
+import AssetLoading
+import AssetStorage
+import Foundation
+import Synchronization
+
+/// Fetches the URLs of a list into the cache, a few at a time, and reports each item.
+///
+/// The list is streamed (a ``PrefetchListFeed``): memory stays flat whatever its length. Each
+/// URL goes through the manager's loader with the configured strategy, so a URL that is cached and
+/// fresh costs no request, and a second run over the same list fetches only what changed.
+/// Duplicates within a run are fetched once. ``stop()`` ends a run early: no new item starts, the
+/// loads in flight are cancelled (the disk cache keeps nothing partial), and ``run(_:onResult:)``
+/// returns the summary with `interrupted` set.
+public final class Prefetcher: Sendable {
+    public let manager: AssetsManager
+    public let configuration: Configuration
+
+    private struct State {
+        var summary = PrefetchSummary()
+        var start: ContinuousClock.Instant?
+        var stopped = false
+        var feed: PrefetchListFeed?
+        var task: Task<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+    private let hosts: HostLimiter
+    private let pacer: RequestPacer?
+    private let duplicates: DuplicateFilter
+    /// The utils that validate what was fetched.
+    let images: ImageUtil
+    let animations: LottieUtil
+    let videos: VideoUtil
+
+    public init(manager: AssetsManager, configuration: Configuration = Configuration()) {
+        self.manager = manager
+        self.configuration = configuration
+        hosts = HostLimiter(limit: configuration.perHost)
+        pacer = configuration.rate.flatMap { $0 > 0 && $0.isFinite ? RequestPacer(rate: $0) : nil }
+        duplicates = DuplicateFilter(capacity: configuration.duplicateWindow)
+        images = ImageUtil(manager: manager)
+        animations = LottieUtil(manager: manager)
+        videos = VideoUtil(manager: manager)
+    }
+
+    /// The counts so far (``PrefetchSummary/elapsedSeconds`` up to now).
+    public var progress: PrefetchSummary {
+        state.withLock { state in
+            var summary = state.summary
+            if let start = state.start { summary.elapsedSeconds = (ContinuousClock.now - start).seconds }
+            return summary
+        }
+    }
+
+    /// Runs the list to its end (or until ``stop()``), calling `onResult` once per finished item, from
+    /// any thread, and returns the summary. Run a prefetcher once.
+    public func run(_ feed: PrefetchListFeed, onResult: @escaping @Sendable (PrefetchResult) -> Void) async -> PrefetchSummary {
+        let task = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<max(1, configuration.concurrency) {
+                    group.addTask { await self.work(feed, onResult: onResult) }
+                }
+            }
+        }
+        let stopAtOnce = state.withLock { state in
+            state.start = .now
+            state.feed = feed
+            state.task = task
+            return state.stopped
+        }
+        if stopAtOnce { stop() }
+        await withTaskCancellationHandler { await task.value } onCancel: { self.stop() }
+        return progress
+    }
+
+    /// Stops the run: no new item starts and the items in flight are cancelled.
+    public func stop() {
+        let (feed, task) = state.withLock { state in
+            state.stopped = true
+            state.summary.interrupted = true
+            return (state.feed, state.task)
+        }
+        feed?.stop()
+        hosts.close()
+        task?.cancel()
+    }
+
+    private var isStopped: Bool { state.withLock { $0.stopped } }
+
+    /// One worker: takes lines until the list ends or the run stops.
+    private func work(_ feed: PrefetchListFeed, onResult: @Sendable (PrefetchResult) -> Void) async {
+        while !isStopped, let line = await feed.next() {
+            guard let result = await process(line) else { continue }
+            if result.failure?.code == "cancelled" || (isStopped && result.failure != nil) {
+                state.withLock { $0.summary.cancelled += 1 }
+                continue
+            }
+            state.withLock { $0.summary.record(result) }
+            onResult(result)
+        }
+    }
+
+    /// The result of one line; nil for a blank, comment or duplicate line.
+    private func process(_ line: PrefetchListFeed.Line) async -> PrefetchResult? {
+        switch PrefetchLine.parse(line.text) {
+        case nil:
+            return nil
+        case .malformed(let text, let reason):
+            return .failed(url: text, line: line.number, kind: nil, status: nil, .init(code: "malformed", message: reason))
+        case .item(let url, let kind):
+            if duplicates.isDuplicate(AssetLoader.defaultCacheKey(for: url)) {
+                state.withLock { $0.summary.duplicates += 1 }
+                return nil
+            }
+            let host = Self.origin(of: url)
+            guard await hosts.acquire(host) else { return Self.cancelled(url, line.number, kind) }
+            defer { hosts.release(host) }
+            do {
+                try await pacer?.wait()
+                return try await fetch(url, kind: kind, line: line.number)
+            } catch {
+                if error is CancellationError { return Self.cancelled(url, line.number, kind) }
+                return .failed(url: url, line: line.number, kind: kind, status: (error as? LoaderError)?.status, Self.failure(error))
+            }
+        }
+    }
+
+    /// Loads one URL, guesses its kind when the list did not name it, and validates it if asked.
+    private func fetch(_ url: String, kind: AssetKind?, line: Int) async throws -> PrefetchResult {
+        if configuration.validate, kind == .video {
+            return try await prefetchVideo(url, line: line)
+        }
+        let requestKind = kind ?? KindSniffer.kind(ofPath: url) ?? .raw
+        let response = try await manager.load(AssetRequest(url: url, kind: requestKind, strategy: configuration.strategy))
+        let resolved: AssetKind
+        if let kind { resolved = kind } else { resolved = try await guessKind(of: response) }
+        if configuration.validate {
+            do {
+                try await validate(response, kind: resolved)
+            } catch let failure as PrefetchResult.Failure {
+                try await discard(response)
+                return .failed(
+                    url: url, line: line, kind: resolved, status: response.status,
+                    bytesDownloaded: response.bytesReceived, failure)
+            }
+        }
+        var stored = false
+        if case .cacheEntry = response.body { stored = true }
+        return PrefetchResult(
+            url: url, line: line, outcome: response.outcome.rawValue, kind: resolved, status: response.status,
+            bytes: response.size, bytesDownloaded: response.bytesReceived, stored: stored, failure: nil)
+    }
+
+    /// The kind of a response the list did not name, from its content type and first bytes.
+    private func guessKind(of response: AssetResponse) async throws -> AssetKind {
+        let contentType = response.headers["Content-Type"]
+        let prefix: [UInt8]
+        switch response.body {
+        case .cacheEntry(let metadata):
+            let disk = manager.diskCache
+            prefix = try await manager.runIO { try disk.peek(forKey: metadata.key, count: KindSniffer.prefixLength) } ?? []
+        case .data(let data):
+            prefix = Array(data.prefix(KindSniffer.prefixLength))
+        case .file:
+            prefix = []
+        }
+        return KindSniffer.guess(contentType: contentType, prefix: prefix, url: response.url)
+    }
+
+    /// Removes a response that failed validation from the disk cache.
+    private func discard(_ response: AssetResponse) async throws {
+        guard case .cacheEntry(let metadata) = response.body else { return }
+        let disk = manager.diskCache
+        _ = try await manager.runIO { try disk.remove(key: metadata.key) }
+    }
+
+    /// `scheme://host:port` of `url`, the unit of the per-host limit.
+    static func origin(of url: String) -> String {
+        guard let parsed = URL(string: url) else { return url }
+        let scheme = parsed.scheme?.lowercased() ?? ""
+        let port = parsed.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(parsed.host?.lowercased() ?? ""):\(port)"
+    }
+
+    static func cancelled(_ url: String, _ line: Int, _ kind: AssetKind?) -> PrefetchResult {
+        .failed(url: url, line: line, kind: kind, status: nil, .init(code: "cancelled", message: "the run was stopped"))
+    }
+
+    /// A failure as the report shows it.
+    static func failure(_ error: any Error) -> PrefetchResult.Failure {
+        switch error {
+        case let error as LoaderError:
+            if error == .cancelled { return .init(code: "cancelled", message: error.message) }
+            return .init(code: error.shortDescription, message: error.message)
+        case let error as StorageError:
+            return .init(code: "storage", message: error.description)
+        case let failure as PrefetchResult.Failure:
+            return failure
+        case let error as VideoError:
+            return .init(code: "video", message: error.description)
+        default:
+            return .init(code: "error", message: "\(error)")
+        }
+    }
+}
+
+extension PrefetchResult.Failure: Error {}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

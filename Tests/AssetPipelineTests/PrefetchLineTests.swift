@@ -1,0 +1,91 @@
+@testable import AssetPipeline
+import AssetStorage
+import Testing
+
+@Suite("Prefetch lists: lines, kinds, duplicates")
+struct PrefetchLineTests {
+    @Test func linesAreItemsCommentsOrMalformed() {
+        #expect(PrefetchLine.parse("") == nil)
+        #expect(PrefetchLine.parse("   \t ") == nil)
+        #expect(PrefetchLine.parse("# a comment") == nil)
+        #expect(PrefetchLine.parse("  # indented comment") == nil)
+        #expect(PrefetchLine.parse("https://cdn.example.org/a.png") == .item(url: "https://cdn.example.org/a.png", kind: nil))
+        #expect(PrefetchLine.parse("https://cdn.example.org/a.png\r") == .item(url: "https://cdn.example.org/a.png", kind: nil))
+        #expect(PrefetchLine.parse("http://h/x.json\tlottie") == .item(url: "http://h/x.json", kind: .lottie))
+        #expect(PrefetchLine.parse("http://h/x.mp4\t VIDEO ") == .item(url: "http://h/x.mp4", kind: .video))
+        #expect(PrefetchLine.parse("http://h/x\t") == .item(url: "http://h/x", kind: nil))
+        guard case .malformed(_, let reason) = PrefetchLine.parse("http://h/x\taudio") else {
+            Issue.record("an unknown kind is malformed")
+            return
+        }
+        #expect(reason.contains("unknown kind 'audio'"))
+        for line in ["not a url", "ftp://h/file", "file:///etc/passwd", "http:///nohost", "http://h/a b", "mailto:a@b.c"] {
+            guard case .malformed = PrefetchLine.parse(line) else {
+                Issue.record("'\(line)' should be malformed")
+                continue
+            }
+        }
+    }
+
+    @Test func kindsAreGuessedFromBytesThenTypeThenExtension() {
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0]
+        let mp4: [UInt8] = [0, 0, 0, 0x18] + Array("ftypmp42".utf8)
+        let webm: [UInt8] = [0x1A, 0x45, 0xDF, 0xA3, 0x9F]
+        let zip: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
+        let lottie = Array(#"{"v":"5.7.4","fr":30,"ip":0,"op":60,"w":100,"h":100,"layers":[]}"#.utf8)
+        let layersFirst = Array(#"{"assets":[],"layers":[{"ddd":0,"ind":1,"ty":4,"ks":{}}]}"#.utf8)
+        #expect(KindSniffer.guess(contentType: "application/octet-stream", prefix: png, url: "http://h/x") == .image)
+        #expect(KindSniffer.guess(contentType: nil, prefix: jpeg, url: "http://h/x.bin") == .image)
+        #expect(KindSniffer.guess(contentType: "application/octet-stream", prefix: mp4, url: "http://h/x") == .video)
+        #expect(KindSniffer.guess(contentType: nil, prefix: webm, url: "http://h/x") == .video)
+        #expect(KindSniffer.guess(contentType: "application/json", prefix: lottie, url: "http://h/a.json") == .lottie)
+        #expect(KindSniffer.guess(contentType: "application/json", prefix: layersFirst, url: "http://h/a") == .lottie)
+        #expect(KindSniffer.guess(contentType: "application/json", prefix: Array(#"{"users":[1,2]}"#.utf8), url: "http://h/a.json") == .raw)
+        #expect(KindSniffer.guess(contentType: "application/zip", prefix: zip, url: "http://h/a.lottie?sig=1") == .lottie)
+        #expect(KindSniffer.guess(contentType: "application/zip", prefix: zip, url: "http://h/a.zip") == .raw)
+        #expect(KindSniffer.guess(contentType: "image/webp", prefix: [], url: "http://h/a") == .image)
+        #expect(KindSniffer.guess(contentType: "video/mp4", prefix: [], url: "http://h/a") == .video)
+        #expect(KindSniffer.guess(contentType: "text/plain", prefix: Array("hello".utf8), url: "http://h/a.txt") == .raw)
+    }
+
+    @Test func fileExtensionsSuggestAKindBeforeAnyByteArrives() {
+        #expect(KindSniffer.kind(ofPath: "https://h/a/b.PNG?x=1") == .image)
+        #expect(KindSniffer.kind(ofPath: "https://h/anim.json#frag") == .lottie)
+        #expect(KindSniffer.kind(ofPath: "https://h/clip.webm") == .video)
+        #expect(KindSniffer.kind(ofPath: "https://h/v1.2/file") == nil)
+        #expect(KindSniffer.kind(ofPath: "https://h/notes.txt") == nil)
+        #expect(KindSniffer.kind(ofPath: "https://h/") == nil)
+    }
+
+    @Test func theDuplicateFilterIsExactWithinItsWindowAndBounded() {
+        let filter = DuplicateFilter(capacity: 1_000)
+        #expect(!filter.isDuplicate("a"))
+        #expect(filter.isDuplicate("a"))
+        #expect(!filter.isDuplicate("b"))
+        for i in 0..<998 { #expect(!filter.isDuplicate("k\(i)")) }
+        // Full: the next new key starts a new window, so "a" is new again (the cache answers it).
+        #expect(!filter.isDuplicate("c"))
+        #expect(!filter.isDuplicate("a"))
+        #expect(filter.isDuplicate("c"))
+    }
+
+    @Test func videoContainersAreRecognizedByTheirFirstBytes() throws {
+        try Prefetcher.checkVideoContainer([0, 0, 0, 0x20] + Array("ftypisom".utf8))
+        try Prefetcher.checkVideoContainer([0x1A, 0x45, 0xDF, 0xA3])
+        try Prefetcher.checkVideoContainer(Array("OggS".utf8) + [0, 2])
+        #expect(throws: PrefetchResult.Failure.self) { try Prefetcher.checkVideoContainer(Array("<html>".utf8)) }
+        #expect(throws: PrefetchResult.Failure.self) { try Prefetcher.checkVideoContainer([]) }
+    }
+
+    @Test func hostSlotsPassToWaitersAndCloseReleasesEveryone() async {
+        let limiter = HostLimiter(limit: 1)
+        #expect(await limiter.acquire("a"))
+        #expect(await limiter.acquire("b"))  // another host is not held up
+        async let second = limiter.acquire("a")
+        limiter.release("a")  // hands the slot to the waiter
+        #expect(await second)
+        limiter.close()
+        #expect(await limiter.acquire("c") == false)
+    }
+}
