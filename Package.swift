@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "AssetLottie", targets: ["AssetLottie"]),
         .executable(name: "assetpipe", targets: ["AssetPipelineCLI"]),
         .executable(name: "assetpipe-bench", targets: ["AssetBenchmarks"]),
+        .executable(name: "assetpipe-demo-origin", targets: ["AssetDemoOrigin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -133,6 +134,13 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "AssetDemoOrigin",
+            dependencies: [
+                "AssetTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
             name: "DiskCacheWorker",
             dependencies: ["AssetStorage"],
             path: "Tests/Workers/DiskCacheWorker"
@@ -161,7 +169,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "AssetPipelineCLITests", dependencies: [
-            "AssetStorage", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            "AssetStorage", "AssetLoading", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto"),
         ]),
     ]
 )

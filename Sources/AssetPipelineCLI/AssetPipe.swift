@@ -14,6 +14,7 @@ struct AssetPipe: AsyncParsableCommand {
             DecodeCommand.self,
             GetCommand.self,
             LottieCommand.self,
+            PrefetchCommand.self,
             RangeCommand.self,
         ]
     )
