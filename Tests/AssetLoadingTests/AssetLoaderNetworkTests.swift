@@ -157,9 +157,10 @@ struct AssetLoaderNetworkTests {
     }
 
     @Test func aTimedOutAttemptIsRetried() async throws {
-        try await withOriginAndLoader({ $0.totalTimeout = .milliseconds(300); $0.retry = AssetLoaderHarness.fastRetries(maxAttempts: 2) }) { origin, harness in
+        try await withOriginAndLoader({ $0.totalTimeout = .seconds(3); $0.retry = AssetLoaderHarness.fastRetries(maxAttempts: 2) }) { origin, harness in
             origin.setRoute("/late-then-fine", .sequence([
-                TestResponse(body: .text("late"), delay: .seconds(2)),
+                // Late past the deadline, with room for a loaded machine's retry to come within it.
+                TestResponse(body: .text("late"), delay: .milliseconds(3_500)),
                 .ok("fine"),
             ]))
             let response = try await harness.loader.load(AssetRequest(url: origin.url("/late-then-fine")))
