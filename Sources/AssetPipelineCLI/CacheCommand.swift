@@ -10,6 +10,19 @@ struct CacheCommand: AsyncParsableCommand {
         subcommands: [Stats.self, Verify.self, Prune.self, Clear.self]
     )
 
+    /// Runs `body` with the opened chunk store, or returns nil when the cache has none; a storage
+    /// error is reported and exits 1.
+    static func withChunkStore<T>(_ options: CacheOptions, _ body: (ChunkStore) throws -> T) throws -> T? {
+        do {
+            guard let store = try options.openChunkStoreIfPresent() else { return nil }
+            defer { store.close() }
+            return try body(store)
+        } catch let error as StorageError {
+            CLIOutput.error("cache \(options.directory.path): chunks: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
     /// Runs `body` with the opened cache; a storage error is reported and exits 1.
     static func withCache<T>(_ options: CacheOptions, _ body: (DiskCache) throws -> T) throws -> T {
         do {
@@ -30,12 +43,14 @@ struct CacheCommand: AsyncParsableCommand {
         func run() throws {
             let stats = try CacheCommand.withCache(cache) { $0.statistics }
             let capacity = DiskCache.Configuration(directory: cache.directory).maxBytes
+            let chunks = try CacheCommand.withChunkStore(cache) { $0.statistics }
             if output.json {
                 var perKind: [String: Any] = [:]
                 for (kind, s) in stats.perKind { perKind[kind.rawValue] = ["entries": s.entries, "bytes": s.bytes] }
                 CLIOutput.printJSON([
                     "directory": cache.directory.path, "entries": stats.entries, "bytes": stats.bytes,
                     "capacity": capacity, "perKind": perKind,
+                    "chunks": ["resources": chunks?.resources ?? 0, "chunks": chunks?.chunks ?? 0, "bytes": chunks?.bytes ?? 0],
                 ])
             } else {
                 print("directory  \(cache.directory.path)")
@@ -44,6 +59,9 @@ struct CacheCommand: AsyncParsableCommand {
                 for kind in AssetKind.allCases {
                     guard let s = stats.perKind[kind] else { continue }
                     print("  \(kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(s.entries) entries, \(CLIOutput.bytes(s.bytes))")
+                }
+                if let chunks {
+                    print("chunks     \(chunks.resources) resources, \(chunks.chunks) chunks, \(CLIOutput.bytes(chunks.bytes)) (video ranges)")
                 }
             }
         }
@@ -114,16 +132,25 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove every entry.")
+        static let configuration = CommandConfiguration(abstract: "Remove every entry, and every chunk of the video ranges.")
         @OptionGroup var cache: CacheOptions
         @OptionGroup var output: OutputOptions
 
         func run() throws {
             let removed = try CacheCommand.withCache(cache) { try $0.removeAll() }
+            let chunks = try CacheCommand.withChunkStore(cache) { store -> ChunkStore.Statistics in
+                let before = store.statistics
+                try store.removeAll()
+                return before
+            }
             if output.json {
-                CLIOutput.printJSON(["removed": removed.entries, "removedBytes": removed.bytes])
+                CLIOutput.printJSON([
+                    "removed": removed.entries, "removedBytes": removed.bytes,
+                    "removedChunkResources": chunks?.resources ?? 0, "removedChunkBytes": chunks?.bytes ?? 0,
+                ])
             } else {
                 print("removed \(removed.entries) entries (\(CLIOutput.bytes(removed.bytes)))")
+                if let chunks { print("removed \(chunks.resources) chunked resources (\(CLIOutput.bytes(chunks.bytes)))") }
             }
         }
     }

@@ -14,6 +14,14 @@ struct CacheOptions: ParsableArguments {
         return DiskCache.Configuration.defaultDirectory()
     }
 
+    /// Opens the chunk store (`chunks/`, where video ranges live) without a budget of its own, when
+    /// the directory has one; nil otherwise (so that inspecting a cache creates nothing).
+    func openChunkStoreIfPresent() throws -> ChunkStore? {
+        let chunks = ChunkStore.Configuration.defaultDirectory(cacheDirectory: directory)
+        guard FileManager.default.fileExists(atPath: chunks.path) else { return nil }
+        return try ChunkStore(configuration: .init(directory: chunks, maxBytes: .max))
+    }
+
     /// Opens the disk cache without limits of its own, so that opening it evicts nothing.
     func openDiskCache() throws -> DiskCache {
         try DiskCache(configuration: .init(directory: directory, maxBytes: .max, maxCount: .max))

@@ -32,8 +32,9 @@ enum CLIFixtures {
         SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
     }
 
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("assetpipe-cli-\(UUID().uuidString)")
+    /// A new, empty directory under the system's temporary directory: `assetpipe-<purpose>-<UUID>`.
+    static func temporaryDirectory(_ purpose: String = "cli") throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("assetpipe-\(purpose)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -4,11 +4,7 @@ import Testing
 
 @Suite("assetpipe get")
 struct GetCommandTests {
-    func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("assetpipe-get-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    func temporaryDirectory() throws -> URL { try CLIFixtures.temporaryDirectory("get") }
 
     @Test func downloadsThenRevalidatesThenServesFromCache() async throws {
         let origin = try await TestOrigin.start()

@@ -6,11 +6,7 @@ import Testing
 
 @Suite("assetpipe prefetch")
 struct PrefetchCommandTests {
-    func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("assetpipe-prefetch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    func temporaryDirectory() throws -> URL { try CLIFixtures.temporaryDirectory("prefetch") }
 
     func write(_ lines: [String], to url: URL) throws {
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: url)

@@ -4,11 +4,7 @@ import Testing
 
 @Suite("assetpipe range")
 struct RangeCommandTests {
-    func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("assetpipe-range-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    func temporaryDirectory() throws -> URL { try CLIFixtures.temporaryDirectory("range") }
 
     @Test func readsThenServesTheSameRangeFromTheCache() async throws {
         let origin = try await TestOrigin.start()
@@ -43,6 +39,16 @@ struct RangeCommandTests {
         #expect(clipped.status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: tail)) == Data(body[2_999_990...]))
         #expect(origin.requestCount(path: "/v.mp4") == 1)
+
+        // `cache stats` counts the chunks, `cache clear` removes them.
+        let stats = try await assetpipeAsync(["cache", "stats", "--cache-dir", dir.path, "--json"])
+        let chunks = try #require(try jsonObject(stats.stdout)["chunks"] as? [String: Any])
+        #expect(chunks["resources"] as? Int == 1)
+        #expect(chunks["bytes"] as? Int == 3_000_000)
+        let clear = try await assetpipeAsync(["cache", "clear", "--cache-dir", dir.path, "--json"])
+        #expect(try jsonObject(clear.stdout)["removedChunkBytes"] as? Int == 3_000_000)
+        let after = try await assetpipeAsync(["cache", "stats", "--cache-dir", dir.path, "--json"])
+        #expect((try jsonObject(after.stdout)["chunks"] as? [String: Any])?["bytes"] as? Int == 0)
         await origin.stop()
     }
 
