@@ -38,6 +38,9 @@ public final class DiskCache: Sendable {
     let commitLock: CommitLock
     let state: Mutex<State>
     let temporaryCounter = Atomic<Int>(0)
+    /// Mirrors `state.closed` for ``checkOpen()``, which every call makes: an atomic load instead of
+    /// taking the state lock that the hits, the writes and the flusher contend for.
+    let isClosed = Atomic<Bool>(false)
     let recorder: AccessRecorder
 
     /// Opens (creating when missing) the cache directory and builds its index.
@@ -77,6 +80,7 @@ public final class DiskCache: Sendable {
             defer { state.closed = true }
             return !state.closed
         }
+        isClosed.store(true, ordering: .releasing)
         guard wasOpen else { return }
         recorder.stop()
         flushAccesses(force: true)
@@ -115,7 +119,7 @@ public final class DiskCache: Sendable {
     }
 
     func checkOpen() throws {
-        if state.withLock({ $0.closed }) { throw StorageError(.closed, "the cache is closed") }
+        if isClosed.load(ordering: .acquiring) { throw StorageError(.closed, "the cache is closed") }
     }
 
     static func validate(key: String) throws {

@@ -31,7 +31,7 @@ enum KindSniffer {
     /// The kind the bytes show, or nil when they don't say.
     static func kind(ofBytes bytes: [UInt8], url: String) -> AssetKind? {
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
-            bytes.count >= offset + magic.count && Array(bytes[offset..<(offset + magic.count)]) == magic
+            bytes.count >= offset + magic.count && bytes[offset..<(offset + magic.count)].elementsEqual(magic)
         }
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) || starts([0xFF, 0xD8, 0xFF])
             || starts(Array("GIF8".utf8)) || (starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8))
@@ -39,9 +39,9 @@ enum KindSniffer {
             return .image
         }
         if starts(Array("ftyp".utf8), at: 4) || starts([0x1A, 0x45, 0xDF, 0xA3]) { return .video }
-        let path = url.split(separator: "?").first.map(String.init)?.lowercased() ?? ""
-        if starts([0x50, 0x4B, 0x03, 0x04]) { return path.hasSuffix(".lottie") ? .lottie : nil }
-        if starts([0x1F, 0x8B]) { return path.hasSuffix(".tgs") ? .lottie : nil }
+        func path() -> String { url.split(separator: "?").first.map(String.init)?.lowercased() ?? "" }
+        if starts([0x50, 0x4B, 0x03, 0x04]) { return path().hasSuffix(".lottie") ? .lottie : nil }
+        if starts([0x1F, 0x8B]) { return path().hasSuffix(".tgs") ? .lottie : nil }
         if looksLikeLottieJSON(bytes) { return .lottie }
         return nil
     }
