@@ -7,7 +7,8 @@ extension Prefetcher {
     /// is not usable: an image must decode whole (``ImageUtil``), an animation must parse
     /// (``LottieUtil``, lenient), a video must start like a known container; raw bodies are not checked.
     /// Nothing is memoized in memory: a prefetch warms the disk, not this process.
-    func validate(_ response: AssetResponse, kind: AssetKind) async throws {
+    /// `head` is the body's first bytes when the caller already read them.
+    func validate(_ response: AssetResponse, kind: AssetKind, head: [UInt8]? = nil) async throws {
         switch kind {
         case .raw:
             return
@@ -26,17 +27,11 @@ extension Prefetcher {
                 throw PrefetchResult.Failure(code: "invalid", message: "not a usable Lottie animation: \(error)")
             }
         case .video:
-            let prefix: [UInt8]
-            switch response.body {
-            case .cacheEntry(let metadata):
-                let disk = manager.diskCache
-                prefix = try await manager.runIO { try disk.peek(forKey: metadata.key, count: 16) } ?? []
-            case .data(let data):
-                prefix = Array(data.prefix(16))
-            case .file:
-                prefix = []
+            if let head {
+                try Self.checkVideoContainer(head)
+            } else {
+                try Self.checkVideoContainer(try await firstBytes(of: response))
             }
-            try Self.checkVideoContainer(prefix)
         }
     }
 

@@ -108,11 +108,12 @@ public final class Prefetcher: Sendable {
         case .malformed(let text, let reason):
             return .failed(url: text, line: line.number, kind: nil, status: nil, .init(code: "malformed", message: reason))
         case .item(let url, let kind):
-            if duplicates.isDuplicate(AssetLoader.defaultCacheKey(for: url)) {
+            let key = AssetLoader.defaultCacheKey(for: url)
+            if duplicates.isDuplicate(key) {
                 state.withLock { $0.summary.duplicates += 1 }
                 return nil
             }
-            let host = Self.origin(of: url)
+            let host = String(Self.origin(ofKey: key))
             guard await hosts.acquire(host) else { return Self.cancelled(url, line.number, kind) }
             defer { hosts.release(host) }
             do {
@@ -132,11 +133,19 @@ public final class Prefetcher: Sendable {
         }
         let requestKind = kind ?? KindSniffer.kind(ofPath: url) ?? .raw
         let response = try await manager.load(AssetRequest(url: url, kind: requestKind, strategy: configuration.strategy))
+        // Without a named kind, the first bytes decide it (and serve the validation after).
+        var head: [UInt8]?
         let resolved: AssetKind
-        if let kind { resolved = kind } else { resolved = try await guessKind(of: response) }
+        if let kind {
+            resolved = kind
+        } else {
+            let bytes = try await firstBytes(of: response)
+            head = bytes
+            resolved = KindSniffer.guess(contentType: response.headers["Content-Type"], prefix: bytes, url: response.url)
+        }
         if configuration.validate {
             do {
-                try await validate(response, kind: resolved)
+                try await validate(response, kind: resolved, head: head)
             } catch let failure as PrefetchResult.Failure {
                 try await discard(response)
                 return .failed(
@@ -151,20 +160,18 @@ public final class Prefetcher: Sendable {
             bytes: response.size, bytesDownloaded: response.bytesReceived, stored: stored, failure: nil)
     }
 
-    /// The kind of a response the list did not name, from its content type and first bytes.
-    private func guessKind(of response: AssetResponse) async throws -> AssetKind {
-        let contentType = response.headers["Content-Type"]
-        let prefix: [UInt8]
+    /// The first ``KindSniffer/prefixLength`` bytes of a response's body (a peek at a cache entry:
+    /// no checksum pass, no recorded access).
+    func firstBytes(of response: AssetResponse) async throws -> [UInt8] {
         switch response.body {
         case .cacheEntry(let metadata):
             let disk = manager.diskCache
-            prefix = try await manager.runIO { try disk.peek(forKey: metadata.key, count: KindSniffer.prefixLength) } ?? []
+            return try await manager.runIO { try disk.peek(forKey: metadata.key, count: KindSniffer.prefixLength) } ?? []
         case .data(let data):
-            prefix = Array(data.prefix(KindSniffer.prefixLength))
+            return Array(data.prefix(KindSniffer.prefixLength))
         case .file:
-            prefix = []
+            return []
         }
-        return KindSniffer.guess(contentType: contentType, prefix: prefix, url: response.url)
     }
 
     /// Removes a response that failed validation from the disk cache.
@@ -174,12 +181,12 @@ public final class Prefetcher: Sendable {
         _ = try await manager.runIO { try disk.remove(key: metadata.key) }
     }
 
-    /// `scheme://host:port` of `url`, the unit of the per-host limit.
-    static func origin(of url: String) -> String {
-        guard let parsed = URL(string: url) else { return url }
-        let scheme = parsed.scheme?.lowercased() ?? ""
-        let port = parsed.port ?? (scheme == "https" ? 443 : 80)
-        return "\(scheme)://\(parsed.host?.lowercased() ?? ""):\(port)"
+    /// `scheme://authority` of a cache key (a normalized URL, scheme and host already lowercased),
+    /// the unit of the per-host limit: cut from the string, not parsed a second time.
+    static func origin(ofKey key: String) -> Substring {
+        guard let schemeEnd = key.range(of: "://") else { return key[...] }
+        let rest = key[schemeEnd.upperBound...]
+        return key[..<(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? key.endIndex)]
     }
 
     static func cancelled(_ url: String, _ line: Int, _ kind: AssetKind?) -> PrefetchResult {
