@@ -138,19 +138,13 @@ struct ChunkStoreTests {
     /// serves only whole chunks of the version their record names (checked by SHA-256).
     @Test func killedWritersLeaveOnlyWholeChunks() async throws {
         let dir = try TemporaryDirectory("chunk-crash")
-        let worker = builtProductsDirectory().appendingPathComponent("ChunkStoreWorker")
         var verified = 0
         for round in 0..<5 {
-            let process = Process()
-            process.executableURL = worker
-            process.arguments = ["write", dir.path, "8", "100000", "\(Self.chunk)", "\(40 * Self.chunk)"]
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            try await Task.sleep(for: .milliseconds(120 + 50 * round + Int.random(in: 0..<80)))
-            #expect(process.isRunning, "the writer must still be writing when it is killed")
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal)
+            // Killed after a growing, randomized number of whole versions: somewhere inside the next one.
+            let writes = 2 + 3 * round + Int.random(in: 0..<3)
+            let ended = try await killProduct(
+                "ChunkStoreWorker", ["write", dir.path, "8", "100000", "\(Self.chunk)", "\(40 * Self.chunk)"], afterWrites: writes)
+            #expect(ended == .uncaughtSignal)
 
             let store = try open(dir, budget: Int64(40 * Self.chunk))
             #expect(store.totalBytes <= Int64(40 * Self.chunk))

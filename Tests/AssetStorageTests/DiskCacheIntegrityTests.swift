@@ -114,18 +114,11 @@ struct DiskCacheIntegrityTests {
     /// finds only whole entries.
     @Test func killedWritersLeaveOnlyWholeEntries() async throws {
         let dir = try TemporaryDirectory("crash")
-        let worker = builtProductsDirectory().appendingPathComponent("DiskCacheWorker")
         for round in 0..<6 {
-            let process = Process()
-            process.executableURL = worker
-            process.arguments = ["write", dir.path, "crash", "200", "1000"]
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            try await Task.sleep(for: .milliseconds(150 + 60 * round + Int.random(in: 0..<100)))
-            #expect(process.isRunning, "the writer must still be writing when it is killed")
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal)
+            // Killed after a growing, randomized number of whole writes: somewhere inside the next one.
+            let writes = 10 + 15 * round + Int.random(in: 0..<10)
+            let ended = try await killProduct("DiskCacheWorker", ["write", dir.path, "crash", "200", "1000"], afterWrites: writes)
+            #expect(ended == .uncaughtSignal)
 
             let cache = try DiskCache(directory: dir.url)
             #expect(cache.statistics.entries > 0)
@@ -163,7 +156,7 @@ struct DiskCacheIntegrityTests {
                     served += 1
                 }
             }
-            try await Task.sleep(for: .milliseconds(1))
+            try await Task.sleep(for: .milliseconds(1))  // pacing, not waiting: leave the workers the cores
         }
         for process in processes {
             process.waitUntilExit()

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A fresh directory under the system's temporary folder, removed when the test ends.
 final class TemporaryDirectory {
@@ -35,4 +36,32 @@ func runProduct(_ name: String, _ arguments: [String]) throws -> (status: Int32,
     let output = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+}
+
+/// Starts the built helper `name` (a writer that prints one line per finished write), waits until it
+/// has reported `writes` of them, then kills it with SIGKILL in the middle of the next write and
+/// returns how it ended. The progress is read on a thread of its own, off the cooperative pool.
+func killProduct(_ name: String, _ arguments: [String], afterWrites writes: Int) async throws -> Process.TerminationReason {
+    let process = Process()
+    process.executableURL = builtProductsDirectory().appendingPathComponent(name)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let reported: Int = await withCheckedContinuation { continuation in
+        Thread {
+            var lines = 0
+            let reader = pipe.fileHandleForReading
+            while lines < writes {
+                let data = reader.availableData  // blocks until the worker writes or exits
+                if data.isEmpty { break }
+                lines += data.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            }
+            continuation.resume(returning: lines)
+        }.start()
+    }
+    #expect(reported >= writes && process.isRunning, "the writer must still be writing when it is killed")
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    return process.terminationReason
 }

@@ -66,6 +66,7 @@ do {
         let store = try ChunkStore(configuration: .init(directory: URL(fileURLWithPath: args[2]), chunkSize: chunk, maxBytes: budget))
         for i in 0..<(keys * rounds) {
             try writeVersion(store, key: "r-\(i % keys)", seed: UInt64.random(in: 1...UInt64(Int64.max), using: &rng), chunkSize: chunk, using: &rng)
+            FileHandle.standardOutput.write(Data("stored \(i + 1)\n".utf8))  // progress, unbuffered: a test kills on it
         }
         store.close()
         print("wrote \(keys * rounds)")

@@ -42,6 +42,7 @@ do {
         guard let keys = Int(args[4]), let rounds = Int(args.count > 5 ? args[5] : "1") else { exit(2) }
         for i in 0..<(keys * rounds) {
             try cache.store(value(seed: UInt64.random(in: 0...UInt64.max, using: &rng)), forKey: "\(prefix)-\(i % keys)")
+            FileHandle.standardOutput.write(Data("stored \(i + 1)\n".utf8))  // progress, unbuffered: a test kills on it
         }
         cache.close()
         print("wrote \(keys * rounds)")
