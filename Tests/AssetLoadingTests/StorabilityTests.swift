@@ -37,6 +37,16 @@ struct StorabilityTests {
         #expect(!self.storable(307, ["Cache-Control": "s-maxage=5"]))
     }
 
+    @Test func mustUnderstandStoresOnlyUnderstoodStatusesAndOverridesNoStore() {
+        #expect(self.storable(200, ["Cache-Control": "no-store, must-understand, max-age=60"]))
+        #expect(self.storable(404, ["Cache-Control": "no-store, must-understand"], shared: true))
+        #expect(!self.storable(299, ["Cache-Control": "must-understand, max-age=60"]))
+        #expect(!self.storable(425, ["Cache-Control": "no-store, must-understand, max-age=60"], shared: true))
+        #expect(!self.storable(200, ["Cache-Control": "no-store, max-age=60"]))
+        #expect(CacheControl("must-understand").mustUnderstand)
+        #expect(!CacheControl("must-understand").extensions.contains { $0.name == "must-understand" })
+    }
+
     @Test func methodsAndPartialOrNotModifiedResponses() {
         #expect(self.storable(method: "HEAD"))
         #expect(self.storable(method: "get"))

@@ -71,6 +71,9 @@ public struct CacheControl: Sendable, Hashable {
     public var onlyIfCached = false
     /// `no-transform` (request or response).
     public var noTransform = false
+    /// `must-understand` (RFC 9111 5.2.2.3, response): store only when the status's caching rules are
+    /// understood, and then `no-store` is ignored.
+    public var mustUnderstand = false
     /// Directives not listed above, in order.
     public var extensions: [Extension] = []
 
@@ -123,6 +126,7 @@ public struct CacheControl: Sendable, Hashable {
                     self.minFresh = Self.firstValid(self.minFresh, Self.deltaSeconds(argument))
                 case "only-if-cached": self.onlyIfCached = true
                 case "no-transform": self.noTransform = true
+                case "must-understand": self.mustUnderstand = true
                 default:
                     self.extensions.append(Extension(name: name, argument: argument))
                 }

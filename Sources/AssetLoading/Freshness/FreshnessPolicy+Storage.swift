@@ -1,4 +1,7 @@
 extension FreshnessPolicy {
+    /// The statuses whose caching rules this cache implements, for `must-understand`.
+    public static let understoodStatuses: Set<Int> = [200, 203, 204, 300, 301, 302, 303, 307, 308, 404, 405, 410, 414, 501]
+
     /// The methods whose responses are stored.
     public static let storableMethods: Set<String> = ["GET", "HEAD"]
 
@@ -15,7 +18,8 @@ extension FreshnessPolicy {
 
     /// Whether a response may be stored (RFC 9111 3).
     ///
-    /// Only final responses to GET and HEAD; never with `no-store` in the request or the response; never
+    /// Only final responses to GET and HEAD; never with `no-store` in the request or the response (but
+    /// a response with `must-understand` and an understood status ignores its `no-store`); never
     /// 206 or 304 (partial and not-modified responses are handled by the range and revalidation code, not
     /// stored as entries); never `Vary: *` (it could never be reused). A shared cache also refuses
     /// `private`, and answers to requests with `Authorization` unless `public`, `s-maxage` or
@@ -32,7 +36,14 @@ extension FreshnessPolicy {
         else { return false }
         let response = CacheControl(headers: responseHeaders)
         let request = CacheControl(headers: requestHeaders)
-        if response.noStore || request.noStore || Vary.isUnmatchable(responseHeaders) {
+        if response.mustUnderstand {
+            // 5.2.2.3: a status whose rules the cache does not know is never stored; a known one
+            // is stored even under `no-store`
+            guard Self.understoodStatuses.contains(status) else { return false }
+        } else if response.noStore {
+            return false
+        }
+        if request.noStore || Vary.isUnmatchable(responseHeaders) {
             return false
         }
         if shared {

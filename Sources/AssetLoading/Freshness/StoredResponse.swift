@@ -1,3 +1,5 @@
+import AssetStorage
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -63,5 +65,12 @@ public struct StoredResponse: Sendable, Hashable {
     /// the stored ETag and `If-Modified-Since` with the stored `Last-Modified`. Empty without validators.
     public var conditionalHeaders: ConditionalHeaders {
         ConditionalHeaders(ifNoneMatch: self.eTag, ifModifiedSince: self.headers["Last-Modified"])
+    }
+}
+
+extension StoredResponse {
+    /// The stored response a disk cache entry's HTTP metadata describes.
+    public init(_ http: CacheMetadata.HTTPInfo) {
+        self = CachedEntry.storedResponse(http)
     }
 }

@@ -32,6 +32,10 @@ extension AssetLoader {
         /// fields; consulted only for responses HTTP caching allows to store (others are ``StoragePolicy/notAllowed``).
         /// Default nil: ``StoragePolicy/allowed``.
         public var storagePolicy: (@Sendable (AssetRequest, Int, HeaderFields) -> StoragePolicy)?
+        /// Which destinations may be connected to, checked before every connection and redirect; nil
+        /// for any (a library fetching URLs its own code chose). Set it when the URLs come from
+        /// untrusted clients (`assetpipe serve`). Default nil.
+        public var destinationPolicy: DestinationPolicy?
 
         public init(
             connectTimeout: Duration = .seconds(10),
@@ -45,7 +49,8 @@ extension AssetLoader {
             clock: any CacheClock = SystemClock(),
             metricsFactory: (any MetricsFactory)? = nil,
             ioThreads: Int = 2,
-            storagePolicy: (@Sendable (AssetRequest, Int, HeaderFields) -> StoragePolicy)? = nil
+            storagePolicy: (@Sendable (AssetRequest, Int, HeaderFields) -> StoragePolicy)? = nil,
+            destinationPolicy: DestinationPolicy? = nil
         ) {
             self.connectTimeout = connectTimeout
             self.readTimeout = readTimeout
@@ -59,6 +64,7 @@ extension AssetLoader {
             self.metricsFactory = metricsFactory
             self.ioThreads = ioThreads
             self.storagePolicy = storagePolicy
+            self.destinationPolicy = destinationPolicy
         }
 
         /// The default maximum body sizes.

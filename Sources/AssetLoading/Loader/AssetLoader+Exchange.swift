@@ -47,7 +47,7 @@ extension AssetLoader {
         let clock = self.configuration.clock
         let deadline = NIODeadline.now() + Self.timeAmount(self.configuration.totalTimeout)
         let requestTime = clock.now
-        let response = try await self.httpClient.execute(request, deadline: deadline, logger: self.logger)
+        let response = try await self.send(request, deadline: deadline, followRedirects: target.request.followRedirects).response
         let responseTime = clock.now
         let status = Int(response.status.code)
         let headers = HeaderFields(response.headers)
@@ -56,10 +56,21 @@ extension AssetLoader {
             await Self.drain(response)
             return .notModified(NotModified(headers: headers, requestTime: requestTime, responseTime: responseTime, attempts: attempt))
         }
-        guard status == 200 || status == 203 else {
-            await Self.drain(response)
+        let passedOn = target.request.acceptsAnyStatus && status < 500
+        guard status == 200 || status == 203 || passedOn else {
             let retryAfter = RetryPolicy.retryAfter(headers["Retry-After"], now: responseTime)
-            throw LoaderError.http(status).with(message: "\(target.request.url) answered \(status)", retryAfter: retryAfter)
+            var underlying: (any Error)?
+            if target.request.acceptsAnyStatus {
+                let body = try? await response.body.collect(upTo: Self.errorBodyDrainLimit + 1)
+                let bytes = body.map { Array($0.readableBytesView) } ?? []
+                underlying = OriginErrorResponse(
+                    status: status, headers: headers, body: Array(bytes.prefix(Self.errorBodyDrainLimit)),
+                    bodyTruncated: body == nil || bytes.count > Self.errorBodyDrainLimit)
+            } else {
+                await Self.drain(response)
+            }
+            throw LoaderError.http(status).with(
+                message: "\(target.request.url) answered \(status)", underlying: underlying, retryAfter: retryAfter)
         }
 
         let kind = target.request.kind
@@ -191,8 +202,4 @@ extension AssetLoader {
         return failure
     }
 
-    /// Reads and drops a small body so that the connection can be reused; a larger one closes it.
-    private static func drain(_ response: HTTPClientResponse) async {
-        _ = try? await response.body.collect(upTo: Self.errorBodyDrainLimit)
-    }
 }

@@ -150,7 +150,8 @@ extension AssetLoader {
     }
 
     /// The cached entry for the target's key, if its metadata and data are there; for a key whose
-    /// responses vary, the variant the request's fields select (``VaryIndex``).
+    /// responses vary, the variant the request's fields select (``VaryIndex``). An entry stored with a
+    /// status other than 200 or 203 is found only by requests with ``AssetRequest/acceptsAnyStatus``.
     func lookup(_ target: LoadTarget) async throws -> CachedEntry? {
         let cache = self.diskCache
         let key = target.cacheKey
@@ -164,7 +165,12 @@ extension AssetLoader {
             guard let variantMetadata = try cache.metadata(forKey: variant), cache.contains(key: variant) else { return nil }
             return variantMetadata
         }
-        return metadata.map(CachedEntry.init(metadata:))
+        guard let metadata else { return nil }
+        // a stored 404 or 301 answers only the requests that pass such answers on
+        if !target.request.acceptsAnyStatus, let status = metadata.http?.status, status != 200, status != 203 {
+            return nil
+        }
+        return CachedEntry(metadata: metadata)
     }
 
     /// `cached` for a fresh entry (or one not from HTTP), `stale` otherwise.

@@ -31,9 +31,11 @@ public final class AssetLoader: Sendable {
     /// The cache the loader reads and fills.
     public let diskCache: DiskCache
     let logger: Logger
-    /// The HTTP client (connection pool, timeouts, redirects) the loader sends its requests
-    /// with, for code that needs exchanges the loader does not make (range requests).
-    public let httpClient: HTTPClient
+    /// The shared HTTP client (connection pool, timeouts; redirects not followed). Exchanges the
+    /// loader does not make itself (range requests) go through ``send(_:deadline:followRedirects:)``,
+    /// which applies the destination policy and follows redirects.
+    public var httpClient: HTTPClient { self.clients.shared }
+    let clients: OriginClients
     let ioPool: NIOThreadPool
     let ownsIOPool: Bool
     let inFlight = InFlightLoads()
@@ -70,16 +72,13 @@ public final class AssetLoader: Sendable {
             connect: Self.timeAmount(configuration.connectTimeout),
             read: Self.timeAmount(configuration.readTimeout)
         )
-        client.redirectConfiguration = .follow(max: max(0, configuration.redirectLimit), allowCycles: false)
+        // redirects are followed by `send`, which checks every hop against the destination policy
+        client.redirectConfiguration = .disallow
         client.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, configuration.maxConnectionsPerHost)
         // a refused connection fails the attempt at once; the loader's RetryPolicy decides what follows
         client.connectionPool.retryConnectionEstablishment = false
         client.decompression = .disabled
-        self.httpClient = HTTPClient(
-            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-            configuration: client,
-            backgroundActivityLogger: logger
-        )
+        self.clients = OriginClients(configuration: client, logger: logger)
         self.policy = FreshnessPolicy(configuration: configuration.freshness)
         self.metrics = LoaderMetrics(factory: configuration.metricsFactory)
     }
@@ -88,7 +87,7 @@ public final class AssetLoader: Sendable {
     /// the I/O pool. Loads after this fail with ``LoaderError/shutdown``.
     public func shutdown() async throws {
         await self.backgroundRefreshes.waitForAll()
-        try await self.httpClient.shutdown()
+        try await self.clients.shutdown()
         if self.ownsIOPool {
             try await self.ioPool.shutdownGracefully()
         }
@@ -163,6 +162,10 @@ public final class AssetLoader: Sendable {
         components.fragment = nil
         return components.string ?? url
     }
+
+    /// Loads that joined an identical load in progress instead of sending their own request, since
+    /// the loader was created.
+    public var coalescedLoads: Int { self.inFlight.joinedCount }
 
     /// Waits until the background revalidations started so far (`stale-while-revalidate`) have finished.
     public func waitForBackgroundRefreshes() async {

@@ -13,8 +13,16 @@ public struct AssetRequest: Sendable {
     public var strategy: CacheStrategy
     /// Request header fields sent to the origin and matched against a stored response's `Vary`. Request
     /// cache directives go in `Cache-Control` (`max-age`, `max-stale`, `min-fresh`, `no-cache`,
-    /// `only-if-cached`...); see ``init(url:kind:cacheKey:strategy:headers:cacheControl:)``.
+    /// `only-if-cached`...); see ``init(url:kind:cacheKey:strategy:headers:cacheControl:followRedirects:acceptsAnyStatus:)``.
     public var headers: HeaderFields
+    /// Follow `301`, `302`, `303`, `307` and `308` (checked against the destination policy, up to
+    /// the configured limit). False passes a redirect on as the answer (a reverse proxy). Default true.
+    public var followRedirects: Bool
+    /// Answer with any final status the origin sends, stored when HTTP caching allows it (a `404`,
+    /// a `301`...), instead of throwing ``LoaderError/http(_:)``; a `5xx` still throws, with the origin's
+    /// answer as an ``OriginErrorResponse`` in ``LoaderError/underlying``. Stored answers other than
+    /// `200` and `203` are used only by requests that set this. Default false.
+    public var acceptsAnyStatus: Bool
 
     /// Creates a request.
     ///
@@ -26,13 +34,17 @@ public struct AssetRequest: Sendable {
         cacheKey: String? = nil,
         strategy: CacheStrategy = .useProtocolCachePolicy,
         headers: HeaderFields = HeaderFields(),
-        cacheControl: String? = nil
+        cacheControl: String? = nil,
+        followRedirects: Bool = true,
+        acceptsAnyStatus: Bool = false
     ) {
         self.url = url
         self.kind = kind
         self.cacheKey = cacheKey
         self.strategy = strategy
         self.headers = headers
+        self.followRedirects = followRedirects
+        self.acceptsAnyStatus = acceptsAnyStatus
         if let cacheControl {
             self.headers.append(name: "Cache-Control", value: cacheControl)
         }

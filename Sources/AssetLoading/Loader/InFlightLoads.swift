@@ -15,6 +15,7 @@ final class InFlightLoads: Sendable {
     private struct State {
         var entries: [String: Entry] = [:]
         var nextID: UInt64 = 0
+        var joined = 0
 
         mutating func makeID() -> UInt64 {
             self.nextID &+= 1
@@ -26,6 +27,9 @@ final class InFlightLoads: Sendable {
 
     /// The number of keys with work in progress.
     var count: Int { self.state.withLock { $0.entries.count } }
+
+    /// Callers that joined work already in progress instead of starting their own, since creation.
+    var joinedCount: Int { self.state.withLock { $0.joined } }
 
     /// The number of callers waiting, over all keys.
     var waiterCount: Int { self.state.withLock { $0.entries.values.reduce(0) { $0 + $1.waiters.count } } }
@@ -40,6 +44,7 @@ final class InFlightLoads: Sendable {
                     if Task.isCancelled { return .cancelled }
                     if state.entries[key] != nil {
                         state.entries[key]!.waiters[waiterID] = continuation
+                        state.joined += 1
                         return .joined
                     }
                     let entryID = state.makeID()

@@ -41,6 +41,7 @@ struct LoadTarget: Sendable {
     /// Loads with the same key, URL, strategy and request fields share one exchange.
     var coalescingKey: String {
         var key = "\(self.cacheKey)\n\(self.request.url)\n\(self.request.kind.rawValue)\n\(self.request.strategy)"
+        key += "\n\(self.request.followRedirects)\(self.request.acceptsAnyStatus)"
         for field in self.request.headers {
             key += "\n\(field.name.lowercased()): \(field.value)"
         }

@@ -16,6 +16,7 @@ public struct LoaderError: Error, Sendable, Equatable, CustomStringConvertible {
         case notFound
         case tooManyRedirects
         case redirectLoop
+        case forbiddenDestination
         case storage
         case shutdown
     }
@@ -59,6 +60,9 @@ public struct LoaderError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let tooManyRedirects = LoaderError(.tooManyRedirects, "too many redirects")
     /// A redirect leads back to a URL already visited.
     public static let redirectLoop = LoaderError(.redirectLoop, "a redirect loop")
+    /// The destination is refused by the loader's ``DestinationPolicy`` (a private address, a host not
+    /// allowed); checked before connecting and again on every redirect.
+    public static let forbiddenDestination = LoaderError(.forbiddenDestination, "the destination is not allowed")
     /// The disk cache failed.
     public static let storage = LoaderError(.storage, "the disk cache failed")
     /// The loader was shut down.
@@ -110,6 +114,7 @@ public struct LoaderError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound: return "not_found"
         case .tooManyRedirects: return "too_many_redirects"
         case .redirectLoop: return "redirect_loop"
+        case .forbiddenDestination: return "forbidden_destination"
         case .storage: return "storage"
         case .shutdown: return "shutdown"
         }

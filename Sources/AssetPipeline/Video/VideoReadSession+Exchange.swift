@@ -213,10 +213,12 @@ extension VideoReadSession {
         let (seconds, attoseconds) = util.manager.configuration.loader.totalTimeout.components
         let deadline = NIODeadline.now() + .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         do {
-            let response = try await util.client.execute(request, deadline: deadline, logger: util.logger)
+            let response = try await util.manager.loader.send(request, deadline: deadline).response
             return Exchange(response: response, headers: HeaderFields(response.headers), requestTime: requestTime, responseTime: util.clock.now)
         } catch let error as CancellationError {
             throw error
+        } catch let error as LoaderError where error == .cancelled {
+            throw CancellationError()
         } catch {
             throw VideoError(.network, "\(url): \(error)", underlying: error)
         }

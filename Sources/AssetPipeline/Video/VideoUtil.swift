@@ -46,18 +46,16 @@ public final class VideoUtil: Sendable {
     public let configuration: Configuration
     let manager: AssetsManager
     let store: ChunkStore
-    let client: HTTPClient
     let policy: FreshnessPolicy
     let clock: any CacheClock
     let inFlight = InFlightChunks()
     let logger: Logger
 
-    /// A video util over `manager`'s chunk store and HTTP client.
+    /// A video util over `manager`'s chunk store, sending through its loader (destination policy, redirects).
     public init(manager: AssetsManager, configuration: Configuration = Configuration(), logger: Logger = Logger(label: "AssetPipeline.VideoUtil")) {
         self.configuration = configuration
         self.manager = manager
         self.store = manager.chunkStore
-        self.client = manager.loader.httpClient
         self.policy = FreshnessPolicy(configuration: manager.configuration.loader.freshness)
         self.clock = manager.configuration.loader.clock
         self.logger = logger
