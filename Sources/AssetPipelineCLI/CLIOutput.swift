@@ -1,3 +1,4 @@
+import AssetStorage
 import Foundation
 
 /// Writing results: JSON to standard output, messages to standard error.
@@ -8,6 +9,11 @@ enum CLIOutput {
             FileHandle.standardOutput.write(data)
             FileHandle.standardOutput.write(Data("\n".utf8))
         }
+    }
+
+    /// Prints JSON built by the library (keys in the order it chose) and a line break.
+    static func printJSON(_ value: CompactJSON) {
+        FileHandle.standardOutput.write(Data(value.bytes + [0x0A]))
     }
 
     static func error(_ message: String) {

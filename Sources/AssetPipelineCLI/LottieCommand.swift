@@ -39,11 +39,7 @@ struct LottieCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         if outputOptions.json {
-            if document.isDotLottie {
-                CLIOutput.printJSON(["animations": document.animations.map { Self.facts($0.animation, id: $0.id) }])
-            } else {
-                CLIOutput.printJSON(Self.facts(document.animations[0].animation, id: nil))
-            }
+            CLIOutput.printJSON(LottieFacts.json(document))
         } else {
             for entry in document.animations { print(Self.summary(entry.animation, id: entry.id)) }
         }
@@ -58,28 +54,6 @@ struct LottieCommand: AsyncParsableCommand {
         return try await cache.withManager { manager in
             try await LottieUtil(manager: manager).document(for: url, options: options)
         }
-    }
-
-    /// The facts of one animation, as `--json` prints them.
-    static func facts(_ animation: LottieAnimation, id: String?) -> [String: Any] {
-        func number(_ value: Double?) -> Any {
-            guard let value else { return NSNull() }
-            return value.rounded() == value && abs(value) < 1e15 ? Int(value) as Any : value
-        }
-        var object: [String: Any] = [
-            "version": animation.version ?? NSNull(),
-            "frameRate": number(animation.frameRate),
-            "inPoint": number(animation.inPoint),
-            "outPoint": number(animation.outPoint),
-            "width": number(animation.width),
-            "height": number(animation.height),
-            "durationSeconds": animation.durationSeconds ?? NSNull(),
-            "layerCount": animation.layerCount,
-            "assetCount": animation.assetCount,
-            "name": animation.name ?? NSNull(),
-        ]
-        if let id { object["id"] = id }
-        return object
     }
 
     static func summary(_ animation: LottieAnimation, id: String?) -> String {

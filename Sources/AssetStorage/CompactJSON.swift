@@ -1,10 +1,11 @@
-/// A small JSON value with a byte-level reader and writer, for the cache's own metadata files.
+/// A small JSON value with a byte-level reader and writer: the cache's metadata files, and the
+/// service's JSON answers.
 ///
 /// The disk cache reads every `.meta.json` when it opens; Foundation's `JSONDecoder` runs at
 /// about 10 MB/s on Linux, which would make opening 100k entries take seconds. These files are
 /// small and written by us, but they are still read defensively: any malformed input is a
 /// `nil`, never a crash, and depth and size are bounded.
-enum CompactJSON: Equatable, Sendable {
+public enum CompactJSON: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -12,7 +13,7 @@ enum CompactJSON: Equatable, Sendable {
     case array([CompactJSON])
     case object([(String, CompactJSON)])
 
-    static func == (lhs: CompactJSON, rhs: CompactJSON) -> Bool {
+    public static func == (lhs: CompactJSON, rhs: CompactJSON) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
@@ -25,23 +26,26 @@ enum CompactJSON: Equatable, Sendable {
         }
     }
 
-    subscript(key: String) -> CompactJSON? {
+    /// The value of an object's member, or nil.
+    public subscript(key: String) -> CompactJSON? {
         guard case let .object(members) = self else { return nil }
         for (name, value) in members where name == key { return value }
         return nil
     }
 
-    var stringValue: String? { if case let .string(s) = self { return s }; return nil }
-    var int64Value: Int64? {
+    public var stringValue: String? { if case let .string(s) = self { return s }; return nil }
+    public var int64Value: Int64? {
         guard case let .number(n) = self, n.rounded() == n, abs(n) < 9.0e15 else { return nil }
         return Int64(n)
     }
 
     // MARK: reading
 
-    static let maxDepth = 32
+    /// The deepest nesting ``parse(_:)`` accepts.
+    public static let maxDepth = 32
 
-    static func parse(_ bytes: [UInt8]) -> CompactJSON? {
+    /// Parses whole JSON bytes (at most ``maxDepth`` levels deep); nil for anything else.
+    public static func parse(_ bytes: [UInt8]) -> CompactJSON? {
         bytes.withUnsafeBufferPointer { buffer in
             var reader = Reader(bytes: buffer)
             guard let value = reader.value(depth: 0) else { return nil }
@@ -227,7 +231,8 @@ enum CompactJSON: Equatable, Sendable {
 
     // MARK: writing
 
-    func write(into out: inout [UInt8]) {
+    /// Appends the compact JSON text (members in their order, no spaces).
+    public func write(into out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case let .bool(b): out.append(contentsOf: (b ? "true" : "false").utf8)
@@ -277,7 +282,8 @@ enum CompactJSON: Equatable, Sendable {
         out.append(UInt8(ascii: "\""))
     }
 
-    var bytes: [UInt8] {
+    /// The compact JSON text.
+    public var bytes: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(512)
         write(into: &out)

@@ -246,3 +246,50 @@ extension DiskCache {
         return Array(bytes[0..<got])
     }
 }
+
+extension DiskCache {
+    /// An entry's data file, open and checked, for sending it out piece by piece (a service's
+    /// response body): the descriptor stays open until the value is released, so a later replace
+    /// or removal of the entry does not change what it reads.
+    public final class DataFile: Sendable {
+        /// The data's length in bytes.
+        public let size: Int64
+        /// The SHA-256 the data was checked against (the entry's metadata checksum).
+        public let checksum: String
+        let fd: Int32
+
+        init(fd: Int32, size: Int64, checksum: String) {
+            self.fd = fd
+            self.size = size
+            self.checksum = checksum
+        }
+
+        deinit { POSIX.close(fd) }
+
+        /// Reads up to `buffer.count` bytes at `offset` (fewer only at the end); blocking.
+        public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            var done = 0
+            while done < buffer.count {
+                let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + Int64(done)))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw POSIX.error("read", "a cache data file")
+                }
+                if n == 0 { break }
+                done += n
+            }
+            return done
+        }
+    }
+
+    /// The data file of the entry for `key`, checked as ``data(forKey:)`` checks it (the first read
+    /// in this process, or any read after the file changed, verifies the SHA-256), and counted as
+    /// an access; nil when there is no whole, matching entry. Blocking.
+    public func openData(forKey key: String) throws -> DataFile? {
+        try read(key: key) { file in
+            let copy = dup(file.fd)
+            guard copy >= 0 else { throw POSIX.error("dup", file.path) }
+            return DataFile(fd: copy, size: file.size, checksum: file.checksum)
+        }
+    }
+}

@@ -118,6 +118,9 @@ public final class DiskCache: Sendable {
         return "\(tmpDir)/\(getpid())-\(n)-\(UInt32.random(in: 0...UInt32.max)).tmp"
     }
 
+    /// Whether ``close()`` has been called.
+    public var isOpen: Bool { !isClosed.load(ordering: .acquiring) }
+
     func checkOpen() throws {
         if isClosed.load(ordering: .acquiring) { throw StorageError(.closed, "the cache is closed") }
     }

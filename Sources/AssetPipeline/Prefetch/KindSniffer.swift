@@ -2,7 +2,7 @@ import AssetStorage
 
 /// Guesses an asset's kind from its content type, the first bytes of its body and its URL's file
 /// extension (the last resort, for containers such as ZIP and gzip that carry anything).
-enum KindSniffer {
+public enum KindSniffer {
     /// How many first bytes ``guess(contentType:prefix:url:)`` looks at.
     static let prefixLength = 512
 
@@ -17,7 +17,7 @@ enum KindSniffer {
 
     /// The kind a URL's file extension suggests (query and fragment ignored), or nil. Used to pick the
     /// request's kind (its body size limit and the kind the cache records) before any byte arrives.
-    static func kind(ofPath url: String) -> AssetKind? {
+    public static func kind(ofPath url: String) -> AssetKind? {
         let path = url.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: "#", maxSplits: 1).first ?? $0 } ?? ""
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
         switch path[path.index(after: dot)...].lowercased() {

@@ -1,3 +1,4 @@
+import AssetStorage
 import Foundation
 import Synchronization
 
@@ -14,6 +15,9 @@ public struct VideoByteStream: AsyncSequence, Sendable {
 
     /// What the read has cost so far.
     public var statistics: VideoReadStatistics { statisticsBox.value }
+    /// What the origin said of the version being read (length, validators, content type, cache
+    /// directives), once the first bytes are known; nil before.
+    public var resource: ChunkRecord.ResourceInfo? { statisticsBox.resource }
 
     public func makeAsyncIterator() -> Iterator {
         Iterator(session: VideoReadSession(util: util, url: url, range: range, statistics: statisticsBox))
@@ -31,6 +35,9 @@ public struct VideoByteStream: AsyncSequence, Sendable {
 /// The statistics a session updates and its stream reads.
 final class StatisticsBox: Sendable {
     private let state = Mutex(VideoReadStatistics())
+    private let resourceState = Mutex<ChunkRecord.ResourceInfo?>(nil)
     var value: VideoReadStatistics { state.withLock { $0 } }
     func update(_ change: (inout VideoReadStatistics) -> Void) { state.withLock { change(&$0) } }
+    var resource: ChunkRecord.ResourceInfo? { resourceState.withLock { $0 } }
+    func setResource(_ info: ChunkRecord.ResourceInfo?) { resourceState.withLock { $0 = info } }
 }

@@ -18,7 +18,9 @@ final class VideoReadSession {
     private var started = false
     private var finished = false
     /// The version whose bytes this read hands out (nil until the first response or record).
-    var version: VideoVersion?
+    var version: VideoVersion? {
+        didSet { statistics.setResource(version?.info) }
+    }
     /// The stored record is stale: confirm it with the origin before serving it.
     var needsValidation = false
     /// The next byte to hand out, and the end of the range once known.

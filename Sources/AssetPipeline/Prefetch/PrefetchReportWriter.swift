@@ -1,11 +1,11 @@
-import AssetPipeline
 import Foundation
 import Synchronization
 
 /// Collects the items of a prefetch report in a spool file as they finish (memory stays flat), then
 /// writes `{"summary": {...}, "items": [...]}` to a file (atomically: a temporary file, then a rename)
-/// or to standard output.
-final class PrefetchReportWriter: Sendable {
+/// or to standard output: the report of `assetpipe prefetch --report` and of the service's prefetch
+/// jobs.
+public final class PrefetchReportWriter: Sendable {
     private struct Spool {
         var handle: FileHandle
         var count = 0
@@ -15,7 +15,7 @@ final class PrefetchReportWriter: Sendable {
     private let spool: Mutex<Spool>
 
     /// Creates the spool file in the temporary directory.
-    init() throws {
+    public init() throws {
         path = FileManager.default.temporaryDirectory
             .appendingPathComponent("assetpipe-report-\(getpid())-\(UUID().uuidString).jsonl").path
         guard FileManager.default.createFile(atPath: path, contents: nil),
@@ -27,7 +27,7 @@ final class PrefetchReportWriter: Sendable {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
     /// Appends one item.
-    func append(_ result: PrefetchResult) {
+    public func append(_ result: PrefetchResult) {
         guard let data = try? JSONSerialization.data(withJSONObject: Self.object(for: result), options: Self.options) else {
             return
         }
@@ -38,7 +38,9 @@ final class PrefetchReportWriter: Sendable {
     }
 
     /// Writes the whole report to `destination` (a path) or, when nil, to standard output.
-    func write(summary: PrefetchSummary, to destination: String?) throws {
+    /// `leading` is JSON text of members written before `summary` (`"id":"...",`), for a report
+    /// that says more about its run.
+    public func write(summary: PrefetchSummary, to destination: String?, leading: String = "") throws {
         let summaryData = try JSONSerialization.data(withJSONObject: Self.object(for: summary), options: Self.options)
         let out: FileHandle
         var temporary: String?
@@ -53,7 +55,7 @@ final class PrefetchReportWriter: Sendable {
             out = FileHandle.standardOutput
         }
         do {
-            out.write(Data("{\"summary\": ".utf8) + summaryData + Data(",\n\"items\": [\n".utf8))
+            out.write(Data("{\(leading)\"summary\": ".utf8) + summaryData + Data(",\n\"items\": [\n".utf8))
             try spool.withLock { spool in
                 try spool.handle.synchronize()
                 let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
@@ -90,7 +92,8 @@ final class PrefetchReportWriter: Sendable {
         return object
     }
 
-    static func object(for summary: PrefetchSummary) -> [String: Any] {
+    /// The summary object of a report.
+    public static func object(for summary: PrefetchSummary) -> [String: Any] {
         [
             "total": summary.total, "downloaded": summary.downloaded, "revalidated": summary.revalidated,
             "cached": summary.cached, "stale": summary.stale, "failed": summary.failed,
