@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "AssetLoading", targets: ["AssetLoading"]),
         .library(name: "AssetCodecs", targets: ["AssetCodecs"]),
         .library(name: "AssetLottie", targets: ["AssetLottie"]),
+        .library(name: "AssetServer", targets: ["AssetServer"]),
         .executable(name: "assetpipe", targets: ["AssetPipelineCLI"]),
         .executable(name: "assetpipe-bench", targets: ["AssetBenchmarks"]),
         .executable(name: "assetpipe-demo-origin", targets: ["AssetDemoOrigin"]),
@@ -26,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // MARK: codecs
@@ -97,15 +99,39 @@ let package = Package(
         ),
 
         // MARK: faces
-        .executableTarget(
-            name: "AssetPipelineCLI",
+        .target(
+            name: "AssetServer",
             dependencies: [
                 "AssetPipeline",
                 "AssetStorage",
                 "AssetLoading",
                 "AssetCodecs",
                 "AssetLottie",
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        .executableTarget(
+            name: "AssetPipelineCLI",
+            dependencies: [
+                "AssetServer",
+                "AssetPipeline",
+                "AssetStorage",
+                "AssetLoading",
+                "AssetCodecs",
+                "AssetLottie",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .executableTarget(
@@ -131,6 +157,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         .executableTarget(
@@ -153,7 +180,7 @@ let package = Package(
 
         // MARK: tests
         .testTarget(name: "AssetStorageTests", dependencies: ["AssetStorage", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "AssetCodecsTests", dependencies: ["AssetCodecs", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "AssetCodecsTests", dependencies: ["AssetCodecs", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "AssetLottieTests", dependencies: ["AssetLottie", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "AssetLoadingTests", dependencies: [
             "AssetLoading", "AssetStorage", "AssetTestSupport",
@@ -168,8 +195,20 @@ let package = Package(
             "AssetPipeline", "AssetStorage", "AssetLoading", "AssetCodecs", "AssetLottie", "AssetTestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        .testTarget(name: "AssetServerTests", dependencies: [
+            "AssetServer", "AssetPipeline", "AssetStorage", "AssetLoading", "AssetTestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .testTarget(name: "AssetPipelineCLITests", dependencies: [
             "AssetStorage", "AssetLoading", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ]),
     ]
 )

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 import AssetCodecs
+import AssetTestSupport
 
 /// A 613-byte JPEG that declares 49157 x 27397 pixels is refused from its header alone.
 @Suite(.serialized) struct ResourceBombTests {
@@ -12,17 +13,19 @@ import AssetCodecs
     }
 
     @Test(arguments: bombs)
-    func bombsAreRejectedBeforeAllocating(_ file: CorpusFile) throws {
+    func bombsAreRejectedBeforeAllocating(_ file: CorpusFile) async throws {
         let data = try Fixtures.data(file.path)
         let header = try ImageDecoder(configuration: .init(pixelBudget: .max)).header(of: data)
         #expect(header.pixelCount > 1_000_000_000)
 
-        let resetWorked = ProcessMemory.resetPeak()
-        let before = try #require(ProcessMemory.value(resetWorked ? "VmRSS" : "VmHWM"))
-        let error = #expect(throws: CodecError.self) { try ImageDecoder().decode(data) }
-        #expect(error == .tooLarge)
-        let peak = try #require(ProcessMemory.value("VmHWM"))
-        #expect(peak - before < 64 << 20, "peak memory grew by \((peak - before) >> 20) MB")
+        try await ProcessMemoryLock.shared.exclusive {
+            let resetWorked = ProcessMemory.resetPeak()
+            let before = try #require(ProcessMemory.value(resetWorked ? "VmRSS" : "VmHWM"))
+            let error = #expect(throws: CodecError.self) { try ImageDecoder().decode(data) }
+            #expect(error == .tooLarge)
+            let peak = try #require(ProcessMemory.value("VmHWM"))
+            #expect(peak - before < 64 << 20, "peak memory grew by \((peak - before) >> 20) MB")
+        }
     }
 }
 
@@ -31,14 +34,16 @@ import AssetCodecs
     static let bomb = PNGChunks.signature + PNGChunks.ihdr(width: 100_000, height: 100_000)
         + PNGChunks.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + PNGChunks.chunk("IEND", [])
 
-    @Test func aDeclaredGiantPNGIsRejectedFromItsHeader() throws {
+    @Test func aDeclaredGiantPNGIsRejectedFromItsHeader() async throws {
         let header = try ImageDecoder(configuration: .init(pixelBudget: .max)).header(of: Self.bomb)
         #expect(header.width == 100_000 && header.height == 100_000)
-        let resetWorked = ProcessMemory.resetPeak()
-        let before = try #require(ProcessMemory.value(resetWorked ? "VmRSS" : "VmHWM"))
-        #expect(throws: CodecError.tooLarge) { try ImageDecoder().decode(Self.bomb) }
-        let peak = try #require(ProcessMemory.value("VmHWM"))
-        #expect(peak - before < 64 << 20, "peak memory grew by \((peak - before) >> 20) MB")
+        try await ProcessMemoryLock.shared.exclusive {
+            let resetWorked = ProcessMemory.resetPeak()
+            let before = try #require(ProcessMemory.value(resetWorked ? "VmRSS" : "VmHWM"))
+            #expect(throws: CodecError.tooLarge) { try ImageDecoder().decode(Self.bomb) }
+            let peak = try #require(ProcessMemory.value("VmHWM"))
+            #expect(peak - before < 64 << 20, "peak memory grew by \((peak - before) >> 20) MB")
+        }
     }
 
     @Test func libpngsOwnLimitIsASecondFence() throws {

@@ -74,28 +74,30 @@ struct AssetLoaderObservabilityTests {
 
     @Test(.enabled(if: !AddressSanitizer.isActive, "peak memory is not meaningful under AddressSanitizer"))
     func streams200MegabytesToTheCacheWithoutHoldingThem() async throws {
-        try await withOriginAndLoader { origin, harness in
-            let length = 200 * 1024 * 1024
-            origin.setRoute("/huge", .response(TestResponse(headers: [("Cache-Control", "max-age=3600")], body: .generated(length: length))))
-            let peakBefore = try Self.peakResidentBytes()
-            let response = try await harness.loader.load(AssetRequest(url: origin.url("/huge"), kind: .video))
-            #expect(response.outcome == .downloaded)
-            #expect(response.size == Int64(length))
-            let metadata = try #require(try harness.cache.metadata(forKey: response.cacheKey))
-            #expect(metadata.size == Int64(length))
-            let growth = try Self.peakResidentBytes() - peakBefore
-            #expect(growth < 100 * 1024 * 1024, "peak resident size grew by \(growth) bytes")
-            // the stored file holds the pattern the origin sent, at both ends
-            let enumerator = try #require(FileManager.default.enumerator(atPath: harness.directory.path))
-            let dataFiles = enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".data") }
-            #expect(dataFiles.count == 1)
-            let handle = try FileHandle(forReadingFrom: harness.directory.appendingPathComponent(try #require(dataFiles.first)))
-            defer { try? handle.close() }
-            let head = try #require(try handle.read(upToCount: 1000))
-            try handle.seek(toOffset: UInt64(length - 1000))
-            let tail = try #require(try handle.read(upToCount: 1000))
-            #expect(Array(head) == TestContent.generatedBytes(0..<1000))
-            #expect(Array(tail) == TestContent.generatedBytes((length - 1000)..<length))
+        try await ProcessMemoryLock.shared.exclusive {
+            try await withOriginAndLoader { origin, harness in
+                let length = 200 * 1024 * 1024
+                origin.setRoute("/huge", .response(TestResponse(headers: [("Cache-Control", "max-age=3600")], body: .generated(length: length))))
+                let peakBefore = try Self.peakResidentBytes()
+                let response = try await harness.loader.load(AssetRequest(url: origin.url("/huge"), kind: .video))
+                #expect(response.outcome == .downloaded)
+                #expect(response.size == Int64(length))
+                let metadata = try #require(try harness.cache.metadata(forKey: response.cacheKey))
+                #expect(metadata.size == Int64(length))
+                let growth = try Self.peakResidentBytes() - peakBefore
+                #expect(growth < 100 * 1024 * 1024, "peak resident size grew by \(growth) bytes")
+                // the stored file holds the pattern the origin sent, at both ends
+                let enumerator = try #require(FileManager.default.enumerator(atPath: harness.directory.path))
+                let dataFiles = enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".data") }
+                #expect(dataFiles.count == 1)
+                let handle = try FileHandle(forReadingFrom: harness.directory.appendingPathComponent(try #require(dataFiles.first)))
+                defer { try? handle.close() }
+                let head = try #require(try handle.read(upToCount: 1000))
+                try handle.seek(toOffset: UInt64(length - 1000))
+                let tail = try #require(try handle.read(upToCount: 1000))
+                #expect(Array(head) == TestContent.generatedBytes(0..<1000))
+                #expect(Array(tail) == TestContent.generatedBytes((length - 1000)..<length))
+            }
         }
     }
 }

@@ -1,0 +1,133 @@
+import AssetLoading
+import AssetPipeline
+import AssetStorage
+import Prometheus
+
+extension AssetServer {
+    /// Where the server listens, what it fetches, and its limits. The CLI's `assetpipe serve` sets
+    /// each field from a flag or an `ASSETPIPE_*` environment variable.
+    public struct Configuration: Sendable {
+        /// The address to bind. Default `127.0.0.1`.
+        public var host: String
+        /// The port to bind; 0 lets the system choose (see ``AssetServer/listeningPort``). Default 8080.
+        public var port: Int
+        /// Reverse-proxy mode: every `GET`/`HEAD` outside the service's own paths (`/v1/`, `/metrics`,
+        /// `/healthz`, `/readyz`) is answered from the cache or fetched from this origin at the same
+        /// path and query, as a shared cache (RFC 9111). Its authority is trusted by the destination
+        /// check. Default nil (off).
+        public var origin: String?
+        /// Fetch from loopback, private, link-local and other non-public addresses. Default false.
+        public var allowPrivate: Bool
+        /// When non-empty, the only hosts fetched (``HostPattern``: `cdn.example.org`, `*.example.org`).
+        /// Default empty (any public host).
+        public var allowedHosts: [HostPattern]
+        /// The bearer token of the admin endpoints (`/v1/cache/prune`, `/v1/cache/purge`); nil turns
+        /// them off. Default nil.
+        public var adminToken: String?
+        /// Connections served at once; more wait in the listen backlog. Default 1,024.
+        public var maxConnections: Int
+        /// The longest a request may take to produce its response head (fetching, decoding): a 504
+        /// after it. Default 60 seconds.
+        public var requestTimeout: Duration
+        /// The longest one piece of a response body may wait for a slow client to read; the
+        /// connection is closed after it. Default 30 seconds.
+        public var writeTimeout: Duration
+        /// The longest a connection may stay idle, or take to send a request's head. Default 30 s.
+        public var idleTimeout: Duration
+        /// The longest graceful shutdown waits for requests in flight. Default 10 seconds.
+        public var drainTimeout: Duration
+        /// The longest request target (path and query), in bytes: a 414 beyond. Default 8 KiB.
+        public var maxRequestTargetBytes: Int
+        /// The most bytes of request header fields: the connection gets a 400 beyond. Default 32 KiB.
+        public var maxHeaderBytes: Int
+        /// The largest request body (a prefetch list, a proxied upload): a 413 beyond. Default 8 MiB.
+        public var maxBodyBytes: Int
+        /// Assets larger than this (by their announced length) are served through the chunk store,
+        /// like video: a range of them costs only its chunks. Default 64 MiB.
+        public var largeAssetThreshold: Int64
+        /// The largest body kept in the memory cache for hot hits; larger ones are read from disk for
+        /// each request. Default 1 MiB.
+        public var memoryAssetLimit: Int
+        /// Prefetch jobs kept at once (running or finished); the oldest finished job is dropped to make
+        /// room, and a new job is refused with 429 when all are running. Default 8.
+        public var maxPrefetchJobs: Int
+        /// The most lines of one prefetch job's list. Default 100,000.
+        public var maxPrefetchItems: Int
+        /// How prefetch jobs run (concurrency, per host, validation). Default: the prefetcher's defaults.
+        public var prefetch: Prefetcher.Configuration
+        /// The name sent in the `Server` header and `X-Assetpipe-Node` (a tier node's name). Default
+        /// `assetpipe`.
+        public var nodeName: String
+        /// Where the metrics of `/metrics` are kept: the server's, and the loader's when the manager
+        /// was built with ``loaderConfiguration(_:)``. Default: a registry of its own.
+        public var metrics: PrometheusCollectorRegistry
+
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 8080,
+            origin: String? = nil,
+            allowPrivate: Bool = false,
+            allowedHosts: [HostPattern] = [],
+            adminToken: String? = nil,
+            maxConnections: Int = 1_024,
+            requestTimeout: Duration = .seconds(60),
+            writeTimeout: Duration = .seconds(30),
+            idleTimeout: Duration = .seconds(30),
+            drainTimeout: Duration = .seconds(10),
+            maxRequestTargetBytes: Int = 8 << 10,
+            maxHeaderBytes: Int = 32 << 10,
+            maxBodyBytes: Int = 8 << 20,
+            largeAssetThreshold: Int64 = 64 << 20,
+            memoryAssetLimit: Int = 1 << 20,
+            maxPrefetchJobs: Int = 8,
+            maxPrefetchItems: Int = 100_000,
+            prefetch: Prefetcher.Configuration = Prefetcher.Configuration(),
+            nodeName: String = "assetpipe",
+            metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
+        ) {
+            self.host = host
+            self.port = port
+            self.origin = origin
+            self.allowPrivate = allowPrivate
+            self.allowedHosts = allowedHosts
+            self.adminToken = adminToken
+            self.maxConnections = maxConnections
+            self.requestTimeout = requestTimeout
+            self.writeTimeout = writeTimeout
+            self.idleTimeout = idleTimeout
+            self.drainTimeout = drainTimeout
+            self.maxRequestTargetBytes = maxRequestTargetBytes
+            self.maxHeaderBytes = maxHeaderBytes
+            self.maxBodyBytes = maxBodyBytes
+            self.largeAssetThreshold = largeAssetThreshold
+            self.memoryAssetLimit = memoryAssetLimit
+            self.maxPrefetchJobs = maxPrefetchJobs
+            self.maxPrefetchItems = maxPrefetchItems
+            self.prefetch = prefetch
+            self.nodeName = nodeName
+            self.metrics = metrics
+        }
+
+        /// The destination policy the server's manager must load with: these settings, with the
+        /// origin's authority trusted.
+        public var destinationPolicy: DestinationPolicy {
+            var trusted: Set<String> = []
+            if let origin, let authority = OriginURL(origin)?.authority { trusted.insert(authority) }
+            return DestinationPolicy(allowPrivate: allowPrivate, allowedHosts: allowedHosts, trustedAuthorities: trusted)
+        }
+
+        /// The loader settings a serving manager needs on top of `base`: a shared cache (RFC 9111
+        /// `s-maxage`, `private`...), the destination policy, bodies over ``largeAssetThreshold``
+        /// refused so that they go to the chunk store, and its counters in ``metrics``.
+        public func loaderConfiguration(_ base: AssetLoader.Configuration = AssetLoader.Configuration()) -> AssetLoader.Configuration {
+            var loader = base
+            loader.freshness.shared = true
+            loader.destinationPolicy = destinationPolicy
+            loader.metricsFactory = PrometheusMetricsFactory(registry: metrics)
+            for kind in [AssetKind.image, .lottie, .raw] {
+                loader.maxBodySize[kind] = min(loader.maxBodySize(for: kind), largeAssetThreshold)
+            }
+            return loader
+        }
+    }
+}

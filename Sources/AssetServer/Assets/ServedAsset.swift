@@ -1,0 +1,64 @@
+import AssetLoading
+import AssetStorage
+import Foundation
+import HTTPTypes
+import NIOCore
+
+/// A small stored answer kept in the manager's memory cache of its kind (under
+/// ``memoryKey(for:)``), so that a hot asset costs no disk read: the body, and what deciding its
+/// freshness and writing its head need, computed once.
+///
+/// It mirrors one disk cache entry (its checksum) and is used only while that entry is fresh; a
+/// stale one goes back through the loader, which revalidates the entry.
+final class ServedAsset: Sendable {
+    let checksum: String
+    let status: Int
+    let body: ByteBuffer
+    let assetFields: HTTPFields
+    let proxiedFields: HTTPFields
+    let eTag: String?
+    let lastModified: String?
+    /// The freshness lifetime in seconds, and whether the response forbids use without validation.
+    let lifetime: Double
+    let alwaysValidate: Bool
+    /// `corrected_initial_age` and `response_time` of RFC 9111 4.2.3: the age at `now` is their
+    /// sum with the time spent here.
+    let correctedInitialAge: Double
+    let responseTime: Date
+
+    init(metadata: CacheMetadata, stored: StoredResponse, body: ByteBuffer, policy: FreshnessPolicy) {
+        self.checksum = metadata.checksum
+        self.status = stored.status
+        self.body = body
+        self.assetFields = PassedFields.asset(stored.headers)
+        self.proxiedFields = PassedFields.proxied(stored.headers)
+        self.eTag = stored.eTag
+        self.lastModified = stored.headers["Last-Modified"]
+        let cacheControl = stored.cacheControl
+        self.lifetime = policy.freshnessLifetime(of: stored)
+        self.alwaysValidate = cacheControl.noCache
+        self.responseTime = stored.responseTime
+        self.correctedInitialAge = policy.currentAge(of: stored, now: stored.responseTime)
+    }
+
+    /// The memory-cache key of a cache key's served body (apart from the decoded objects the utils
+    /// keep under the cache key itself).
+    static func memoryKey(for cacheKey: String) -> String { cacheKey + "\u{1F}served" }
+
+    /// The current age in seconds.
+    func age(at now: Date) -> Double { correctedInitialAge + max(0, now.timeIntervalSince(responseTime)) }
+
+    /// Whether it may answer a request without request directives at `now`.
+    func isFresh(at now: Date) -> Bool { !alwaysValidate && lifetime > age(at: now) }
+
+    /// The representation it answers with.
+    func representation(proxied: Bool, now: Date, cacheStatus: String) -> Representation {
+        Representation(
+            status: status, fields: proxied ? proxiedFields : assetFields, eTag: eTag, lastModified: lastModified,
+            length: Int64(body.readableBytes), source: .memory(body),
+            age: Int(min(age(at: now), Double(CacheControl.maximumDeltaSeconds))), cacheStatus: cacheStatus)
+    }
+
+    /// Its memory cost: the body and about a kilobyte of fields.
+    var cost: Int { body.readableBytes + 1_024 }
+}

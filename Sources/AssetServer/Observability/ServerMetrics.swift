@@ -1,0 +1,160 @@
+import AssetLoading
+import AssetPipeline
+import AssetStorage
+import Prometheus
+import Synchronization
+
+/// The service's metrics in one Prometheus registry (the one the manager's loader also counts its
+/// loads in, through swift-metrics): requests by endpoint and status, cache lookups by layer and
+/// kind, bytes from the origin and to clients, revalidations, evictions, coalesced loads, and
+/// latency histograms of fetches, decodes and whole requests.
+///
+/// Counters are created once per label set and kept; the cumulative figures of the caches
+/// (evictions, coalesced loads) are brought up to date when the metrics are read.
+final class ServerMetrics: Sendable {
+    /// The layers a lookup can hit.
+    enum Layer: String, Sendable {
+        case memory, disk, chunks
+    }
+
+    let registry: PrometheusCollectorRegistry
+    private let manager: AssetsManager
+    private let requests = Mutex<[RequestKey: (counter: Counter, histogram: DurationHistogram)]>([:])
+    private let lookups = Mutex<[String: Counter]>([:])
+    private let clientBytes: Counter
+    private let originBytes: Counter
+    private let revalidations: Counter
+    private let fetches: DurationHistogram
+    /// Evictions of the memory caches, the disk cache and the chunk store, in that order.
+    private let evictions: [Counter]
+    private let coalesced: Counter
+    private let decodes = Mutex<[String: DurationHistogram]>([:])
+    private let scraped = Mutex(Scraped())
+
+    private struct RequestKey: Hashable {
+        var endpoint: String
+        var status: Int
+    }
+
+    /// The cumulative figures last exported, so that a scrape adds what happened since.
+    private struct Scraped {
+        var diskEvictions = 0
+        var chunkEvictions = 0
+        var memoryEvictions = 0
+        var coalesced = 0
+    }
+
+    /// The metric names and help texts (one place, since the registry requires the same help for
+    /// every label set of a name).
+    enum Name {
+        static func descriptor(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(namespace: "assetpipe", metricName: name, unitName: unit, helpText: help)
+        }
+        static var requests: MetricNameDescriptor { descriptor("requests", "total", "Requests answered, by endpoint and status.") }
+        static var requestDuration: MetricNameDescriptor { descriptor(
+            "request_duration", "seconds", "Time from a request's head to its response's last byte, by endpoint.") }
+        static var lookups: MetricNameDescriptor { descriptor("cache_lookups", "total", "Cache lookups by layer (memory, disk, chunks), kind and result.") }
+        static var clientBytes: MetricNameDescriptor { descriptor("client_bytes", "total", "Body bytes sent to clients.") }
+        static var originBytes: MetricNameDescriptor { descriptor("origin_bytes", "total", "Body bytes received from origins.") }
+        static var revalidations: MetricNameDescriptor { descriptor("revalidations", "total", "Stored answers the origin confirmed unchanged (304).") }
+        static var fetchDuration: MetricNameDescriptor { descriptor("fetch_duration", "seconds", "Loads that went to the origin, from start to the stored body.") }
+        static var decodeDuration: MetricNameDescriptor { descriptor("decode_duration", "seconds", "Image decodes and Lottie parses, by kind.") }
+        static var evictions: MetricNameDescriptor { descriptor("evictions", "total", "Entries evicted by the cache limits, by layer.") }
+        static var coalesced: MetricNameDescriptor { descriptor("coalesced_requests", "total", "Loads that joined an identical load in flight.") }
+    }
+
+    static let latencyBuckets: [Duration] = [
+        .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
+        .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+        .seconds(1), .seconds(2), .seconds(5), .seconds(10), .seconds(30),
+    ]
+
+    init(manager: AssetsManager, registry: PrometheusCollectorRegistry) {
+        self.manager = manager
+        self.registry = registry
+        clientBytes = registry.makeCounter(descriptor: Name.clientBytes)
+        originBytes = registry.makeCounter(descriptor: Name.originBytes)
+        revalidations = registry.makeCounter(descriptor: Name.revalidations)
+        fetches = registry.makeDurationHistogram(descriptor: Name.fetchDuration, buckets: Self.latencyBuckets)
+        // present from the start, so that a scrape shows them at 0
+        evictions = ["memory", "disk", "chunks"].map { registry.makeCounter(descriptor: Name.evictions, labels: [("layer", $0)]) }
+        coalesced = registry.makeCounter(descriptor: Name.coalesced)
+    }
+
+    /// Counts a request, its latency and the body bytes sent.
+    func recordRequest(endpoint: String, status: Int, seconds: Double, bytesSent: Int64, cacheStatus: String?) {
+        let key = RequestKey(endpoint: endpoint, status: status)
+        let pair = requests.withLock { requests in
+            if let pair = requests[key] { return pair }
+            let pair = (
+                counter: registry.makeCounter(
+                    descriptor: Name.requests, labels: [("endpoint", endpoint), ("status", String(status))]),
+                histogram: registry.makeDurationHistogram(
+                    descriptor: Name.requestDuration, labels: [("endpoint", endpoint)], buckets: Self.latencyBuckets)
+            )
+            requests[key] = pair
+            return pair
+        }
+        pair.counter.increment()
+        pair.histogram.record(.nanoseconds(Int64(seconds * 1e9)))
+        if bytesSent > 0 { clientBytes.increment(by: bytesSent) }
+    }
+
+    /// Counts a lookup in one layer for one kind.
+    func recordLookup(layer: Layer, kind: AssetKind, hit: Bool) {
+        let name = "\(layer.rawValue)|\(kind.rawValue)|\(hit)"
+        let counter = lookups.withLock { lookups in
+            if let counter = lookups[name] { return counter }
+            let counter = registry.makeCounter(
+                descriptor: Name.lookups,
+                labels: [("layer", layer.rawValue), ("kind", kind.rawValue), ("result", hit ? "hit" : "miss")])
+            lookups[name] = counter
+            return counter
+        }
+        counter.increment()
+    }
+
+    /// Counts what a loader's answer cost: origin bytes, a revalidation, the fetch's latency.
+    func recordLoad(_ response: AssetResponse) {
+        if response.bytesReceived > 0 { originBytes.increment(by: response.bytesReceived) }
+        if response.outcome == .revalidated { revalidations.increment() }
+        if response.attempts > 0 { fetches.record(.nanoseconds(Int64(response.timings.duration * 1e9))) }
+    }
+
+    /// Counts body bytes a range read took from the origin.
+    func recordOriginBytes(_ bytes: Int64) {
+        if bytes > 0 { originBytes.increment(by: bytes) }
+    }
+
+    /// Records how long a decode (`image`) or a parse (`lottie`) took.
+    func recordDecode(kind: String, seconds: Double) {
+        let histogram = decodes.withLock { decodes in
+            if let histogram = decodes[kind] { return histogram }
+            let histogram = registry.makeDurationHistogram(
+                descriptor: Name.decodeDuration, labels: [("kind", kind)], buckets: Self.latencyBuckets)
+            decodes[kind] = histogram
+            return histogram
+        }
+        histogram.record(.nanoseconds(Int64(seconds * 1e9)))
+    }
+
+    /// The Prometheus text exposition, with the caches' cumulative figures brought up to date.
+    func exposition() -> [UInt8] {
+        let disk = manager.diskCache.isOpen ? manager.diskCache.statistics.evictions : 0
+        let chunks = manager.chunkStore.statistics.evictedChunks
+        let memory = AssetKind.allCases.reduce(0) { $0 + manager.memoryCache(for: $1).statistics.evictions }
+        let joined = manager.loader.coalescedLoads
+        let deltas = scraped.withLock { last -> (Int, Int, Int, Int) in
+            defer { last = Scraped(diskEvictions: disk, chunkEvictions: chunks, memoryEvictions: memory, coalesced: joined) }
+            return (max(0, disk - last.diskEvictions), max(0, chunks - last.chunkEvictions),
+                    max(0, memory - last.memoryEvictions), max(0, joined - last.coalesced))
+        }
+        evictions[1].increment(by: Int64(deltas.0))
+        evictions[2].increment(by: Int64(deltas.1))
+        evictions[0].increment(by: Int64(deltas.2))
+        coalesced.increment(by: Int64(deltas.3))
+        var out: [UInt8] = []
+        registry.emit(into: &out)
+        return out
+    }
+}

@@ -1,0 +1,49 @@
+import AssetLoading
+import AssetPipeline
+import Logging
+import Synchronization
+
+/// What every endpoint uses: the manager and the utils over it, the metrics, the prefetch jobs.
+final class ServerContext: Sendable {
+    let configuration: AssetServer.Configuration
+    let manager: AssetsManager
+    let images: ImageUtil
+    let lottie: LottieUtil
+    let video: VideoUtil
+    let metrics: ServerMetrics
+    let jobs: PrefetchJobs
+    let state = ServerState()
+    /// The freshness rules of the manager's loader (a shared cache), for hot answers.
+    let policy: FreshnessPolicy
+    /// The origin of reverse-proxy mode.
+    let origin: OriginURL?
+    let logger: Logger
+
+    init(manager: AssetsManager, configuration: AssetServer.Configuration, logger: Logger) {
+        self.configuration = configuration
+        self.manager = manager
+        self.images = ImageUtil(manager: manager)
+        self.lottie = LottieUtil(manager: manager)
+        self.video = VideoUtil(manager: manager, logger: logger)
+        self.metrics = ServerMetrics(manager: manager, registry: configuration.metrics)
+        self.jobs = PrefetchJobs(manager: manager, configuration: configuration, logger: logger)
+        self.policy = FreshnessPolicy(configuration: manager.configuration.loader.freshness)
+        self.origin = configuration.origin.flatMap(OriginURL.init)
+        self.logger = logger
+    }
+
+    /// The clock of the manager's loader.
+    var now: Foundation.Date { manager.configuration.loader.clock.now }
+}
+
+import Foundation
+
+/// Whether the server takes requests: `/readyz` answers 503 before it listens and while it drains.
+final class ServerState: Sendable {
+    private enum Phase { case starting, ready, draining }
+    private let phase = Mutex(Phase.starting)
+
+    func markReady() { phase.withLock { $0 = .ready } }
+    func markDraining() { phase.withLock { $0 = .draining } }
+    var isReady: Bool { phase.withLock { $0 == .ready } }
+}
