@@ -16,6 +16,7 @@ struct AssetPipe: AsyncParsableCommand {
             LottieCommand.self,
             PrefetchCommand.self,
             RangeCommand.self,
+            ServeCommand.self,
         ]
     )
 

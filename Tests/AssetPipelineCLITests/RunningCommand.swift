@@ -10,14 +10,17 @@ final class RunningCommand: Sendable {
     private let output: Mutex<(stdout: Data, stderr: Data)> = Mutex((Data(), Data()))
     private let peak = Mutex(0)
     private let readers = DispatchGroup()
+    private let waiters = Mutex<[(text: String, continuation: CheckedContinuation<String?, Never>)]>([])
+    private let errorEnded = Mutex(false)
 
     /// Starts `assetpipe ARGUMENTS`, with `stdin` written to its standard input (then closed).
-    init(_ arguments: [String], stdin: Data? = nil) throws {
+    init(_ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil) throws {
         var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         if dir.lastPathComponent.hasSuffix(".xctest") { dir = dir.deletingLastPathComponent() }
         process = Process()
         process.executableURL = dir.appendingPathComponent("assetpipe")
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -26,8 +29,13 @@ final class RunningCommand: Sendable {
         for (pipe, isOut) in [(out, true), (err, false)] {
             readers.enter()
             Thread { [self] in
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                output.withLock { if isOut { $0.stdout = data } else { $0.stderr = data } }
+                while true {
+                    let chunk = pipe.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    output.withLock { if isOut { $0.stdout.append(chunk) } else { $0.stderr.append(chunk) } }
+                    if !isOut { wakeWaiters(ended: false) }
+                }
+                if !isOut { wakeWaiters(ended: true) }
                 readers.leave()
             }.start()
         }
@@ -47,6 +55,42 @@ final class RunningCommand: Sendable {
                 usleep(5_000)
             }
         }.start()
+    }
+
+    /// Waits until standard error contains `text` and returns it so far; nil when the process closed
+    /// standard error (exited) without writing it.
+    func standardError(containing text: String) async -> String? {
+        await withCheckedContinuation { continuation in
+            let ready: String?? = waiters.withLock { waiters in
+                let current = output.withLock { String(decoding: $0.stderr, as: UTF8.self) }
+                if current.contains(text) { return .some(current) }
+                if errorEnded.withLock({ $0 }) { return .some(nil) }
+                waiters.append((text, continuation))
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    private func wakeWaiters(ended: Bool) {
+        let current = output.withLock { String(decoding: $0.stderr, as: UTF8.self) }
+        let woken = waiters.withLock { waiters -> [(CheckedContinuation<String?, Never>, String?)] in
+            if ended { errorEnded.withLock { $0 = true } }
+            var woken: [(CheckedContinuation<String?, Never>, String?)] = []
+            waiters.removeAll { waiter in
+                if current.contains(waiter.text) {
+                    woken.append((waiter.continuation, current))
+                    return true
+                }
+                if ended {
+                    woken.append((waiter.continuation, nil))
+                    return true
+                }
+                return false
+            }
+            return woken
+        }
+        for (continuation, value) in woken { continuation.resume(returning: value) }
     }
 
     /// The highest resident memory seen, in bytes.

@@ -1,0 +1,88 @@
+import AssetTestSupport
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Testing
+
+@Suite("assetpipe serve")
+struct ServeCommandTests {
+    /// The port of a `serve` process, read from its "listening on" line.
+    static func port(of command: RunningCommand) async throws -> Int {
+        let text = try #require(await command.standardError(containing: "listening on http://"))
+        let match = try #require(text.firstMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)/))
+        return try #require(Int(match.1))
+    }
+
+    static func get(_ url: String, client: HTTPClient) async throws -> (status: Int, body: [UInt8]) {
+        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 16 << 20)
+        return (Int(response.status.code), Array(body.readableBytesView))
+    }
+
+    @Test func sigtermDrainsRequestsInFlightAndExitsZero() async throws {
+        let dir = try CLIFixtures.temporaryDirectory("serve")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withTestOrigin { origin in
+            let gate = TestGate()
+            origin.setRoute("/slow.bin", .response(TestResponse(
+                headers: [("Cache-Control", "max-age=3600")], body: .generated(length: 3_000_000), gate: gate)))
+            let command = try RunningCommand(["serve", "--port", "0", "--cache-dir", dir.path, "--allow-private"])
+            let port = try await Self.port(of: command)
+            let client = HTTPClient.shared
+            let url = "http://127.0.0.1:\(port)/v1/asset?url=\(origin.url("/slow.bin").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+            let inFlight = Task { try await Self.get(url, client: client) }
+            await origin.waitForRequests(path: "/slow.bin", count: 1)
+            command.send(SIGTERM)
+            #expect(await command.standardError(containing: "draining") != nil)
+            gate.open()
+            let answer = try await inFlight.value
+            #expect(answer.status == 200)
+            #expect(answer.body == TestContent.generatedBytes(0..<3_000_000))
+            let result = await command.wait()
+            #expect(result.status == 0)
+            #expect(result.stderr.contains("assetpipe serve stopped"))
+            // the access records were flushed: the cache holds the asset, once accessed
+            let stats = try assetpipe(["cache", "stats", "--cache-dir", dir.path, "--json"])
+            #expect(try jsonObject(stats.stdout)["entries"] as? Int == 1)
+        }
+    }
+
+    @Test func settingsComeFromFlagsOrTheEnvironment() async throws {
+        let dir = try CLIFixtures.temporaryDirectory("serve-env")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tokenFile = dir.appendingPathComponent("token")
+        try Data("a-token-of-some-length\n".utf8).write(to: tokenFile)
+        var environment = ProcessInfo.processInfo.environment
+        environment["ASSETPIPE_PORT"] = "0"
+        environment["ASSETPIPE_NODE_NAME"] = "node-7"
+        environment["ASSETPIPE_ADMIN_TOKEN_FILE"] = tokenFile.path
+        environment["ASSETPIPE_CACHE_DIR"] = dir.appendingPathComponent("cache").path
+        let command = try RunningCommand(["serve"], environment: environment)
+        let port = try await Self.port(of: command)
+        let client = HTTPClient.shared
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/cache/prune")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer a-token-of-some-length")
+        let response = try await client.execute(request, timeout: .seconds(30))
+        #expect(response.status.code == 200)
+        #expect(response.headers.first(name: "X-Assetpipe-Node") == "node-7")
+        _ = try await response.body.collect(upTo: 1 << 20)
+        command.send(SIGINT)
+        #expect(await command.wait().status == 0)
+    }
+
+    @Test func badSettingsExitTwo() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["ASSETPIPE_MAX_CONNECTIONS"] = "many"
+        #expect(try assetpipe(["serve", "--port", "0"], environment: environment).status == 2)
+        for arguments in [
+            ["serve", "--port", "70000"], ["serve", "--origin", "ftp://example.org"], ["serve", "--origin", "http://example.org/path"],
+            ["serve", "--allow-host", "a*b.org"], ["serve", "--request-timeout", "0"], ["serve", "--admin-token-file", "/nonexistent/token"],
+            ["serve", "--log-level", "loud"], ["serve", "--frobnicate"],
+        ] {
+            let result = try assetpipe(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains("assetpipe") || result.stderr.contains("Error"), "\(arguments)")
+        }
+    }
+}
