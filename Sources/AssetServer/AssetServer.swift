@@ -60,18 +60,14 @@ public final class AssetServer: Service, Sendable {
     public func run() async throws {
         let responder = self.responder
         let configuration = self.configuration
-        var channel = HTTP1Channel.Configuration(
-            idleTimeout: ServerResponder.timeAmount(configuration.idleTimeout),
-            httpDecoderConfiguration: .init(
-                maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes,
-                maxHeaderFieldCount: 256))
-        channel.additionalChannelHandlers = { [] }
         let server = Server(
-            childChannelSetup: HTTP1Channel(
+            childChannelSetup: AssetHTTPChannel(
                 responder: { request, writer, channel in
                     await responder.respond(to: request, writer: writer, channel: channel)
                 },
-                configuration: channel),
+                hotPath: HotPath(context: responder.context),
+                idleTimeout: ServerResponder.timeAmount(configuration.idleTimeout),
+                maxHeaderBytes: configuration.maxHeaderBytes),
             configuration: ServerConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: configuration.nodeName,

@@ -31,18 +31,6 @@ struct AssetEndpoint: Sendable {
             return try await ChunkedAssetReply(context: context, url: asset.url).answer(incoming)
         }
     }
-
-    /// The hot path: a fresh body in memory answers at once, with no task, lookup or load beyond
-    /// the memory cache's; nil when the request needs more.
-    func hotReply(_ incoming: IncomingRequest) -> Reply? {
-        guard !incoming.hasCacheDirectives, let asset = try? AssetTarget(incoming), asset.kind != .video,
-            let hot = context.manager.object(ServedAsset.self, forKey: ServedAsset.memoryKey(for: asset.cacheKey), kind: asset.kind)
-        else { return nil }
-        let now = context.now
-        guard hot.isFresh(at: now) else { return nil }
-        context.metrics.recordLookup(layer: .memory, kind: asset.kind, hit: true)
-        return hot.representation(proxied: false, now: now, cacheStatus: "memory").reply(to: incoming, context: context)
-    }
 }
 
 /// The asset a request names: its URL (http or https only), kind and cache key.

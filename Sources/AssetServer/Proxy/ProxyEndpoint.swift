@@ -57,23 +57,6 @@ struct ProxyEndpoint: Sendable {
         }
     }
 
-    /// The hot path: a fresh stored answer in memory, for a `GET` or `HEAD` without cache
-    /// directives; nil when the request needs more.
-    func hotReply(_ incoming: IncomingRequest) -> Reply? {
-        let method = incoming.method
-        guard method == .get || method == .head, let origin = context.origin, Self.mayUseHotCopy(incoming.headers) else { return nil }
-        let url = origin.url(forTarget: incoming.request.uri.string)
-        let kind = KindSniffer.kind(ofPath: url) ?? .raw
-        let key = ServedAsset.memoryKey(for: CacheKeyMemo.shared.key(for: url))
-        guard let hot = context.manager.object(ServedAsset.self, forKey: key, kind: kind) else { return nil }
-        let now = context.now
-        guard hot.isFresh(at: now) else { return nil }
-        context.metrics.recordLookup(layer: .memory, kind: kind, hit: true)
-        var reply = hot.representation(proxied: true, now: now, cacheStatus: "memory").reply(to: incoming, context: context)
-        reply.fields[.via] = via
-        return reply
-    }
-
     /// An unsafe (or other) method sent on as it is; a non-error answer invalidates its targets.
     private func passThrough(url: String, incoming: IncomingRequest) async throws -> Reply {
         let limit = context.configuration.maxBodyBytes

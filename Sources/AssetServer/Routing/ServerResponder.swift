@@ -88,9 +88,7 @@ final class ServerResponder: Sendable {
         let readOnly = method == .get || method == .head
         switch endpoint {
         case .proxy:
-            let endpoint = ProxyEndpoint(context: context)
-            if let hot = endpoint.hotReply(incoming) { return hot }
-            return try await endpoint.answer(incoming)
+            return try await ProxyEndpoint(context: context).answer(incoming)
         case .notFound:
             throw AssetServerError.notFound
         case .prefetch:
@@ -112,10 +110,7 @@ final class ServerResponder: Sendable {
             guard readOnly else { throw AssetServerError.methodNotAllowed(method.rawValue) }
         }
         switch endpoint {
-        case .asset:
-            let endpoint = AssetEndpoint(context: context)
-            if let hot = endpoint.hotReply(incoming) { return hot }
-            return try await withRequestDeadline { try await endpoint.answer(incoming) }
+        case .asset: return try await withRequestDeadline { try await AssetEndpoint(context: self.context).answer(incoming) }
         case .image: return try await withRequestDeadline { try await ImageEndpoint(context: self.context).answer(incoming) }
         case .lottie: return try await withRequestDeadline { try await LottieEndpoint(context: self.context).answer(incoming) }
         case .cacheStats: return try await AdminEndpoints(context: context).stats()
