@@ -18,9 +18,11 @@ struct RemoteInput {
 extension CacheOptions {
     /// Runs `body` with a manager over the cache directory (no limits of its own, so that opening
     /// it evicts nothing), shut down afterwards whatever `body` does.
-    func withManager<T: Sendable>(_ body: (AssetsManager) async throws -> T) async throws -> T {
+    func withManager<T: Sendable>(
+        loader: AssetLoader.Configuration = AssetLoader.Configuration(), _ body: (AssetsManager) async throws -> T
+    ) async throws -> T {
         let manager = try await AssetsManager.open(configuration: .init(
-            disk: .init(directory: directory, maxBytes: .max, maxCount: .max)))
+            disk: .init(directory: directory, maxBytes: .max, maxCount: .max), loader: loader))
         do {
             let result = try await body(manager)
             try? await manager.shutdown()

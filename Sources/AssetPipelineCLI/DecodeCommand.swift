@@ -31,6 +31,7 @@ struct DecodeCommand: AsyncParsableCommand {
     var maxDimension: Int?
 
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var tier: TierOptions
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -74,7 +75,7 @@ struct DecodeCommand: AsyncParsableCommand {
         guard let url = RemoteInput(input).url else {
             return try ImageUtil.decode(try LocalInput.read(input, limit: 256 << 20), options: options)
         }
-        return try await cache.withManager { manager in
+        return try await cache.withManager(loader: try tier.loaderConfiguration()) { manager in
             try await ImageUtil(manager: manager).decodedImage(for: url, options: options)
         }
     }

@@ -33,6 +33,7 @@ struct GetCommand: AsyncParsableCommand {
     var cacheControl: String?
 
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var tier: TierOptions
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -42,7 +43,7 @@ struct GetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let manager = try await AssetsManager.open(configuration: .init(
-            disk: .init(directory: cache.directory, maxBytes: .max, maxCount: .max)))
+            disk: .init(directory: cache.directory, maxBytes: .max, maxCount: .max), loader: try tier.loaderConfiguration()))
         let request = AssetRequest(
             url: url, kind: AssetKind(rawValue: kind)!, strategy: CacheStrategy(name: strategy)!,
             cacheControl: cacheControl)
@@ -77,6 +78,10 @@ struct GetCommand: AsyncParsableCommand {
                 "elapsedSeconds": response.timings.duration,
             ]
             if let output { object["output"] = output }
+            if let route = response.route {
+                object["route"] = route.description
+                if let node = route.node { object["node"] = node }
+            }
             CLIOutput.printJSON(object)
         } else {
             print("\(response.outcome.rawValue) \(response.status) \(response.size) bytes in \(String(format: "%.3f", response.timings.duration)) s: \(url)")

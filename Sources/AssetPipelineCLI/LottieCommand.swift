@@ -22,6 +22,7 @@ struct LottieCommand: AsyncParsableCommand {
     var strict = false
 
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var tier: TierOptions
     @OptionGroup var outputOptions: OutputOptions
 
     func run() async throws {
@@ -51,7 +52,7 @@ struct LottieCommand: AsyncParsableCommand {
             let limit = LottieUtil.Configuration().reader.parser.maxInputBytes
             return try LottieUtil.read(try LocalInput.read(input, limit: limit), options: options)
         }
-        return try await cache.withManager { manager in
+        return try await cache.withManager(loader: try tier.loaderConfiguration()) { manager in
             try await LottieUtil(manager: manager).document(for: url, options: options)
         }
     }

@@ -64,7 +64,11 @@ struct PrefetchCommand: AsyncParsableCommand {
         "Seconds between progress lines when standard error is not a terminal.", valueName: "seconds"))
     var progressInterval = 5.0
 
+    @Flag(name: .customLong("keep-local"), help: "With --via, also keep what is fetched in the local cache (by default the tier is warmed and nothing is stored here).")
+    var keepLocal = false
+
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var tier: TierOptions
 
     func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
@@ -75,6 +79,10 @@ struct PrefetchCommand: AsyncParsableCommand {
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
         guard videoPrefix > 0 else { throw ValidationError("--video-prefix must be positive") }
         guard progressInterval > 0 else { throw ValidationError("--progress-interval must be positive") }
+        if try tier.tier() != nil, !keepLocal, validateItems {
+            throw ValidationError("--validate needs --keep-local when warming a tier with --via")
+        }
+        if keepLocal, try tier.tier() == nil { throw ValidationError("--keep-local goes with --via") }
     }
 
     func run() async throws {
@@ -91,11 +99,13 @@ struct PrefetchCommand: AsyncParsableCommand {
         loader.readTimeout = .milliseconds(Int64(min(timeout, 30) * 1000))
         loader.connectTimeout = .milliseconds(Int64(min(timeout, 10) * 1000))
         loader.maxConnectionsPerHost = max(concurrency, perHost)
+        loader = try tier.loaderConfiguration(loader)
+        let warmsTierOnly = loader.tier != nil && !keepLocal
         let manager = try await AssetsManager.open(configuration: .init(
             disk: .init(directory: cache.directory, maxBytes: .max, maxCount: .max), loader: loader))
         let prefetcher = Prefetcher(manager: manager, configuration: .init(
             concurrency: concurrency, perHost: perHost, rate: rate, strategy: CacheStrategy(name: strategy)!,
-            validate: validateItems, videoPrefix: videoPrefix))
+            validate: validateItems, videoPrefix: videoPrefix, warmsTierOnly: warmsTierOnly))
         let writer = (report != nil || json) ? try PrefetchReportWriter() : nil
         let trap = SignalTrap { _ in prefetcher.stop() }
         let progress = quiet ? nil : PrefetchProgressPrinter(prefetcher: prefetcher, interval: progressInterval)
@@ -130,6 +140,9 @@ struct PrefetchCommand: AsyncParsableCommand {
         if summary.cancelled > 0 { text += ", \(summary.cancelled) cancelled" }
         text += "), \(CLIOutput.bytes(summary.bytesDownloaded)) downloaded in "
         text += String(format: "%.2f s", summary.elapsedSeconds)
+        if !summary.itemsPerNode.isEmpty {
+            text += "; tier nodes: " + summary.itemsPerNode.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        }
         return text
     }
 }

@@ -31,6 +31,7 @@ struct RangeCommand: AsyncParsableCommand {
     var output: String?
 
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var tier: TierOptions
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -46,7 +47,7 @@ struct RangeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let manager = try await AssetsManager.open(configuration: .init(
-            disk: .init(directory: cache.directory, maxBytes: .max, maxCount: .max)))
+            disk: .init(directory: cache.directory, maxBytes: .max, maxCount: .max), loader: try tier.loaderConfiguration()))
         let video = VideoUtil(manager: manager)
         let began = Date()
         var failure: VideoError?

@@ -71,6 +71,43 @@ struct ServeCommandTests {
         #expect(await command.wait().status == 0)
     }
 
+    @Test func commandsFetchThroughAServeNodeWithVia() async throws {
+        let dir = try CLIFixtures.temporaryDirectory("serve-via")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await withTestOrigin { origin in
+            origin.setRoute("/v.png", .resource(TestResource(
+                content: .bytes(try CLIFixtures.bytes("png/pngsuite/basn6a08.png")), eTag: "\"p\"", headers: [("Cache-Control", "max-age=3600")])))
+            let node = try RunningCommand([
+                "serve", "--port", "0", "--cache-dir", dir.appendingPathComponent("node").path, "--allow-private", "--node-name", "tier-a",
+            ])
+            let port = try await Self.port(of: node)
+            let tier = "http://127.0.0.1:\(port)"
+            let get = try await assetpipeAsync(["get", origin.url("/v.png"), "--via", tier, "--cache-dir", dir.appendingPathComponent("host").path, "--json"])
+            #expect(get.status == 0)
+            let answer = try jsonObject(get.stdout)
+            #expect(answer["node"] as? String == "tier-a")
+            #expect(answer["route"] as? String == "tier(tier-a)")
+            let decode = try await assetpipeAsync([
+                "decode", origin.url("/v.png"), "--via", tier, "--cache-dir", dir.appendingPathComponent("host2").path, "--json"])
+            #expect(decode.status == 0)
+            let list = dir.appendingPathComponent("list.txt")
+            try Data((origin.url("/v.png") + "\n").utf8).write(to: list)
+            let prefetch = try await assetpipeAsync([
+                "prefetch", list.path, "--via", tier, "--cache-dir", dir.appendingPathComponent("host3").path, "--json", "--quiet"])
+            #expect(prefetch.status == 0)
+            let summary = try #require(try jsonObject(prefetch.stdout)["summary"] as? [String: Any])
+            #expect(summary["itemsPerNode"] as? [String: Int] == ["tier-a": 1])
+            #expect(summary["cached"] as? Int == 1)
+            // the origin was asked once, by the node
+            #expect(origin.requestCount(path: "/v.png") == 1)
+            node.send(SIGTERM)
+            #expect(await node.wait().status == 0)
+        }
+        #expect(try assetpipe(["get", "http://127.0.0.1:1/x", "--via", "ftp://tier"]).status == 2)
+        #expect(try assetpipe(["get", "http://127.0.0.1:1/x", "--via", "http://tier", "--via-fallback", "maybe"]).status == 2)
+        #expect(try assetpipe(["prefetch", "-", "--keep-local"]).status == 2)
+    }
+
     @Test func badSettingsExitTwo() throws {
         var environment = ProcessInfo.processInfo.environment
         environment["ASSETPIPE_MAX_CONNECTIONS"] = "many"

@@ -36,6 +36,8 @@ extension AssetLoader {
         /// for any (a library fetching URLs its own code chose). Set it when the URLs come from
         /// untrusted clients (`assetpipe serve`). Default nil.
         public var destinationPolicy: DestinationPolicy?
+        /// A second-level cache tier asked instead of the origin; nil for none. Default nil.
+        public var tier: CacheTier?
 
         public init(
             connectTimeout: Duration = .seconds(10),
@@ -50,7 +52,8 @@ extension AssetLoader {
             metricsFactory: (any MetricsFactory)? = nil,
             ioThreads: Int = 2,
             storagePolicy: (@Sendable (AssetRequest, Int, HeaderFields) -> StoragePolicy)? = nil,
-            destinationPolicy: DestinationPolicy? = nil
+            destinationPolicy: DestinationPolicy? = nil,
+            tier: CacheTier? = nil
         ) {
             self.connectTimeout = connectTimeout
             self.readTimeout = readTimeout
@@ -65,6 +68,7 @@ extension AssetLoader {
             self.ioThreads = ioThreads
             self.storagePolicy = storagePolicy
             self.destinationPolicy = destinationPolicy
+            self.tier = tier
         }
 
         /// The default maximum body sizes.

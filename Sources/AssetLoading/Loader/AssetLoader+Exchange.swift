@@ -24,6 +24,7 @@ extension AssetLoader {
         var requestTime: Date
         var responseTime: Date
         var attempts: Int
+        var route: LoadRoute
     }
 
     /// The bytes collected before one blocking write to the cache.
@@ -47,14 +48,16 @@ extension AssetLoader {
         let clock = self.configuration.clock
         let deadline = NIODeadline.now() + Self.timeAmount(self.configuration.totalTimeout)
         let requestTime = clock.now
-        let response = try await self.send(request, deadline: deadline, followRedirects: target.request.followRedirects).response
+        let sent = try await self.send(request, deadline: deadline, followRedirects: target.request.followRedirects, kind: target.request.kind)
+        let response = sent.response
         let responseTime = clock.now
         let status = Int(response.status.code)
         let headers = HeaderFields(response.headers)
 
         if status == 304, conditional != nil {
             await Self.drain(response)
-            return .notModified(NotModified(headers: headers, requestTime: requestTime, responseTime: responseTime, attempts: attempt))
+            return .notModified(NotModified(
+                headers: headers, requestTime: requestTime, responseTime: responseTime, attempts: attempt, route: sent.route))
         }
         let passedOn = target.request.acceptsAnyStatus && status < 500
         guard status == 200 || status == 203 || passedOn else {
@@ -118,7 +121,7 @@ extension AssetLoader {
             AssetResponse(
                 url: target.request.url, cacheKey: body.cacheKey ?? target.cacheKey, kind: kind, outcome: .downloaded, status: status,
                 headers: headers, body: body, storagePolicy: storagePolicy, size: received, bytesReceived: received, attempts: attempt,
-                timings: AssetResponse.Timings(start: start, responseHead: responseTime, end: clock.now)))
+                timings: AssetResponse.Timings(start: start, responseHead: responseTime, end: clock.now), route: sent.route))
     }
 
     /// Streams `body` into a cache writer in batches written on the I/O pool, and commits it when whole.

@@ -1,3 +1,4 @@
+import AssetStorage
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
@@ -17,6 +18,8 @@ extension AssetLoader {
         public var url: String
         /// Redirects followed.
         public var redirects: Int
+        /// Whether the tier or the origin answered.
+        public var route: LoadRoute
     }
 
     /// The statuses whose `Location` is followed.
@@ -25,6 +28,9 @@ extension AssetLoader {
     /// Sends one request to an origin, the single door every exchange of the loader and of the range
     /// reads goes through.
     ///
+    /// - With a ``Configuration/tier``, a `GET` or `HEAD` goes to the tier instead (without
+    ///   `Authorization` and `Cookie`: the tier fetches on its own), and to the origin when the tier
+    ///   fails, as its ``CacheTier/fallback`` says; `kind` tells the tier what the asset is.
     /// - Under ``Configuration/destinationPolicy``, the destination is checked before connecting
     ///   (host allowed, every resolved address allowed) and the connection goes to an address that
     ///   was checked; each redirect target is checked the same way.
@@ -34,7 +40,43 @@ extension AssetLoader {
     ///   origin; a `303` (or a `301`/`302` to a `POST`) continues as a `GET`.
     ///
     /// Throws a ``LoaderError``.
-    public func send(_ request: HTTPClientRequest, deadline: NIODeadline, followRedirects: Bool = true) async throws -> OriginResponse {
+    public func send(
+        _ request: HTTPClientRequest, deadline: NIODeadline, followRedirects: Bool = true, kind: AssetKind? = nil
+    ) async throws -> OriginResponse {
+        guard let tier = self.configuration.tier, request.method == .GET || request.method == .HEAD, !tier.owns(request.url) else {
+            return try await self.sendToOrigin(request, deadline: deadline, followRedirects: followRedirects)
+        }
+        var viaTier = request
+        viaTier.url = tier.assetURL(for: request.url, kind: kind)
+        viaTier.headers.remove(name: "Authorization")
+        viaTier.headers.remove(name: "Cookie")
+        let reason: String
+        do {
+            let answer = try await self.sendToOrigin(viaTier, deadline: deadline, followRedirects: false)
+            let status = answer.response.status.code
+            if status < 500 {
+                self.metrics.recordTier("answered")
+                let node = answer.response.headers.first(name: "X-Assetpipe-Node")
+                return OriginResponse(response: answer.response, url: request.url, redirects: 0, route: .tier(node: node))
+            }
+            await Self.drain(answer.response)
+            reason = "the tier answered \(status)"
+        } catch let error as LoaderError where error != .cancelled && error != .shutdown {
+            reason = error.message
+        }
+        self.logger.debug("tier failed", metadata: ["url": "\(request.url)", "reason": "\(reason)", "fallback": "\(tier.fallback)"])
+        guard tier.fallback == .origin else {
+            self.metrics.recordTier("failed")
+            throw LoaderError.connection.with(message: "the tier at \(tier.baseURL) failed and falls back to nothing: \(reason)")
+        }
+        self.metrics.recordTier("fell_back")
+        var answer = try await self.sendToOrigin(request, deadline: deadline, followRedirects: followRedirects)
+        answer.route = .originAfterTierFailure(reason: reason)
+        return answer
+    }
+
+    /// ``send(_:deadline:followRedirects:kind:)`` without the tier.
+    private func sendToOrigin(_ request: HTTPClientRequest, deadline: NIODeadline, followRedirects: Bool) async throws -> OriginResponse {
         var current = request
         var visited: Set<String> = [Self.defaultCacheKey(for: request.url)]
         var redirects = 0
@@ -44,7 +86,7 @@ extension AssetLoader {
                 guard followRedirects, Self.redirectStatuses.contains(response.status.code),
                     let location = response.headers.first(name: "Location")
                 else {
-                    return OriginResponse(response: response, url: current.url, redirects: redirects)
+                    return OriginResponse(response: response, url: current.url, redirects: redirects, route: .origin)
                 }
                 await Self.drain(response)
                 guard redirects < self.configuration.redirectLimit else {
@@ -75,7 +117,8 @@ extension AssetLoader {
 
     /// One exchange, no redirect followed, with the destination checked first under a policy.
     private func sendOnce(_ request: HTTPClientRequest, deadline: NIODeadline) async throws -> HTTPClientResponse {
-        guard let policy = self.configuration.destinationPolicy else {
+        // the tier is the operator's own, not a destination a client chose
+        guard let policy = self.configuration.destinationPolicy, self.configuration.tier?.owns(request.url) != true else {
             return try await self.clients.shared.execute(request, deadline: deadline, logger: self.logger)
         }
         guard let components = URLComponents(string: request.url), let scheme = components.scheme?.lowercased(),

@@ -140,6 +140,7 @@ extension AssetLoader {
         var response = self.cachedResponse(CachedEntry(metadata: updated), target: target, outcome: .revalidated, start: start)
         response.attempts = notModified.attempts
         response.timings.responseHead = notModified.responseTime
+        response.route = notModified.route
         return response
     }
 

@@ -65,6 +65,9 @@ public struct AssetResponse: Sendable {
     /// Network exchanges made, retries included (0 when the cache answered alone).
     public var attempts: Int
     public var timings: Timings
+    /// Which way the network exchange went (origin, tier, origin after a tier failure); nil when the
+    /// cache answered alone.
+    public var route: LoadRoute? = nil
 
     /// The disk cache metadata, when the body is a cache entry.
     public var metadata: CacheMetadata? {

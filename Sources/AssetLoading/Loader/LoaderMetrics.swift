@@ -2,15 +2,22 @@ import AssetStorage
 import Metrics
 
 /// The loader's counters: `assetpipe_loads_total` by kind and outcome, `assetpipe_load_errors_total` by
-/// kind and error code.
+/// kind and error code, `assetpipe_tier_exchanges_total` by result.
 struct LoaderMetrics: Sendable {
     static let loadsLabel = "assetpipe_loads_total"
     static let errorsLabel = "assetpipe_load_errors_total"
+    static let tierLabel = "assetpipe_tier_exchanges_total"
 
     let factory: (any MetricsFactory)?
 
     func recordLoad(kind: AssetKind, outcome: LoadOutcome) {
         self.counter(Self.loadsLabel, [("kind", kind.rawValue), ("outcome", outcome.rawValue)]).increment()
+    }
+
+    /// Counts an exchange sent to the tier: `answered`, `fell_back` (the origin answered instead) or
+    /// `failed`.
+    func recordTier(_ result: String) {
+        self.counter(Self.tierLabel, [("result", result)]).increment()
     }
 
     func recordFailure(kind: AssetKind, error: LoaderError) {

@@ -34,6 +34,13 @@ extension AssetsManager {
                 directory: ChunkStore.Configuration.defaultDirectory(cacheDirectory: disk.directory), clock: disk.clock)
         }
 
+        /// The second-level cache tier the loader asks instead of the origin (`--via`); nil for none.
+        /// The same as `loader.tier`.
+        public var tier: CacheTier? {
+            get { loader.tier }
+            set { loader.tier = newValue }
+        }
+
         /// A configuration for the cache in `directory` with default limits.
         public init(directory: URL = DiskCache.Configuration.defaultDirectory()) {
             self.init(disk: DiskCache.Configuration(directory: directory))

@@ -84,6 +84,7 @@ public final class PrefetchReportWriter: Sendable {
             "kind": result.kind?.rawValue ?? NSNull(), "status": result.status ?? NSNull(),
             "bytes": result.bytes, "bytesDownloaded": result.bytesDownloaded, "stored": result.stored,
         ]
+        if let node = result.node { object["node"] = node }
         if let failure = result.failure {
             object["error"] = ["code": failure.code, "message": failure.message]
         } else {
@@ -94,12 +95,14 @@ public final class PrefetchReportWriter: Sendable {
 
     /// The summary object of a report.
     public static func object(for summary: PrefetchSummary) -> [String: Any] {
-        [
+        var object: [String: Any] = [
             "total": summary.total, "downloaded": summary.downloaded, "revalidated": summary.revalidated,
             "cached": summary.cached, "stale": summary.stale, "failed": summary.failed,
             "duplicates": summary.duplicates, "bytesDownloaded": summary.bytesDownloaded,
             "elapsedSeconds": (summary.elapsedSeconds * 1000).rounded() / 1000,
             "interrupted": summary.interrupted, "cancelled": summary.cancelled,
         ]
+        if !summary.itemsPerNode.isEmpty { object["itemsPerNode"] = summary.itemsPerNode }
+        return object
     }
 }

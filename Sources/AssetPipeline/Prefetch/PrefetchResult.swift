@@ -32,10 +32,12 @@ public struct PrefetchResult: Sendable, Equatable {
     public var stored: Bool
     /// Why it failed; nil on success.
     public var failure: Failure?
+    /// The tier node that answered (`X-Assetpipe-Node`), when the item went through a tier.
+    public var node: String?
 
     public init(
         url: String, line: Int, outcome: String, kind: AssetKind?, status: Int?, bytes: Int64,
-        bytesDownloaded: Int64, stored: Bool, failure: Failure?
+        bytesDownloaded: Int64, stored: Bool, failure: Failure?, node: String? = nil
     ) {
         self.url = url
         self.line = line
@@ -46,6 +48,7 @@ public struct PrefetchResult: Sendable, Equatable {
         self.bytesDownloaded = bytesDownloaded
         self.stored = stored
         self.failure = failure
+        self.node = node
     }
 
     /// Whether the item succeeded.

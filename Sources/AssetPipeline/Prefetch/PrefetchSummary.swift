@@ -22,12 +22,15 @@ public struct PrefetchSummary: Sendable, Equatable {
     public var interrupted = false
     /// Items in flight when the run was stopped; they are not in the report and a rerun fetches them.
     public var cancelled = 0
+    /// Items each tier node answered (prefetches through a tier).
+    public var itemsPerNode: [String: Int] = [:]
 
     public init() {}
 
     mutating func record(_ result: PrefetchResult) {
         total += 1
         bytesDownloaded += result.bytesDownloaded
+        if let node = result.node { itemsPerNode[node, default: 0] += 1 }
         switch result.outcome {
         case "downloaded": downloaded += 1
         case "revalidated": revalidated += 1

@@ -19,6 +19,10 @@ extension Prefetcher {
         public var videoPrefix: Int64
         /// How many distinct keys the duplicate filter holds before it starts again. Default 1,000,000.
         public var duplicateWindow: Int
+        /// Warm the manager's cache tier only: each URL is fetched through the tier (whose node that
+        /// owns it fetches and keeps it) and nothing is stored here. Needs a tier in the loader's
+        /// configuration; ``validate`` does not apply. Default false.
+        public var warmsTierOnly: Bool
 
         public init(
             concurrency: Int = 8,
@@ -27,7 +31,8 @@ extension Prefetcher {
             strategy: CacheStrategy = .useProtocolCachePolicy,
             validate: Bool = false,
             videoPrefix: Int64 = 2 << 20,
-            duplicateWindow: Int = 1_000_000
+            duplicateWindow: Int = 1_000_000,
+            warmsTierOnly: Bool = false
         ) {
             self.concurrency = concurrency
             self.perHost = perHost
@@ -36,6 +41,7 @@ extension Prefetcher {
             self.validate = validate
             self.videoPrefix = videoPrefix
             self.duplicateWindow = duplicateWindow
+            self.warmsTierOnly = warmsTierOnly
         }
     }
 }

@@ -128,6 +128,9 @@ public final class Prefetcher: Sendable {
 
     /// Loads one URL, guesses its kind when the list did not name it, and validates it if asked.
     private func fetch(_ url: String, kind: AssetKind?, line: Int) async throws -> PrefetchResult {
+        if configuration.warmsTierOnly {
+            return try await warmTier(url, kind: kind, line: line)
+        }
         if configuration.validate, kind == .video {
             return try await prefetchVideo(url, line: line)
         }
@@ -157,7 +160,25 @@ public final class Prefetcher: Sendable {
         if case .cacheEntry = response.body { stored = true }
         return PrefetchResult(
             url: url, line: line, outcome: response.outcome.rawValue, kind: resolved, status: response.status,
-            bytes: response.size, bytesDownloaded: response.bytesReceived, stored: stored, failure: nil)
+            bytes: response.size, bytesDownloaded: response.bytesReceived, stored: stored, failure: nil,
+            node: response.route?.node)
+    }
+
+    /// Has the tier node that owns `url` fetch and keep it; the outcome is the node's
+    /// (`downloaded` on its miss, `cached`, `revalidated`).
+    private func warmTier(_ url: String, kind: AssetKind?, line: Int) async throws -> PrefetchResult {
+        let requestKind = kind ?? KindSniffer.kind(ofPath: url)
+        let warmed = try await manager.loader.warmTier(url: url, kind: requestKind)
+        let outcome: String
+        switch warmed.cacheStatus {
+        case "memory", "disk", "chunks": outcome = "cached"
+        case "revalidated": outcome = "revalidated"
+        case "stale": outcome = "stale"
+        default: outcome = "downloaded"
+        }
+        return PrefetchResult(
+            url: url, line: line, outcome: outcome, kind: requestKind, status: warmed.status, bytes: warmed.bytes,
+            bytesDownloaded: warmed.bytes, stored: false, failure: nil, node: warmed.node)
     }
 
     /// The first ``KindSniffer/prefixLength`` bytes of a response's body (a peek at a cache entry:

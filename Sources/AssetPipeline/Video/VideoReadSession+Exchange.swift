@@ -213,7 +213,7 @@ extension VideoReadSession {
         let (seconds, attoseconds) = util.manager.configuration.loader.totalTimeout.components
         let deadline = NIODeadline.now() + .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         do {
-            let response = try await util.manager.loader.send(request, deadline: deadline).response
+            let response = try await util.manager.loader.send(request, deadline: deadline, kind: .video).response
             return Exchange(response: response, headers: HeaderFields(response.headers), requestTime: requestTime, responseTime: util.clock.now)
         } catch let error as CancellationError {
             throw error
