@@ -5,6 +5,7 @@
 #include "apc_report.h"
 
 #include <png.h>
+#include <zlib.h>
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -52,6 +53,46 @@ static int32_t apc_png_failure(const volatile apc_png_source *source) {
     return APC_ERR_CORRUPT;
 }
 
+static uint32_t apc_png_be32(const uint8_t *p) {
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+/// Checks the CRC of every critical chunk (IHDR, PLTE, IDAT, IEND), walking the chunks of the
+/// whole input, or only those before the first IDAT when `header_only`; a bad one fails with
+/// libpng's words ("IDAT: CRC error"). The walk stops quietly where the data stops making sense:
+/// libpng reads the same bytes next and reports what is wrong with them. Never jumps.
+///
+/// This replaces libpng's own check of critical chunks, which runs as it reads, so that libpng can
+/// be told not to compute zlib's Adler-32 of the image data as well: a CRC-32 that matches over
+/// every byte of every IDAT already shows that the compressed data are those the encoder wrote.
+static int apc_png_check_critical_crcs(const uint8_t *data, size_t length, int header_only, apc_report *report) {
+    size_t offset = 8;
+    while (length >= 12 && offset <= length - 12) {
+        uint32_t size = apc_png_be32(data + offset);
+        const uint8_t *type = data + offset + 4;
+        if (size > 0x7fffffffu || size > length - offset - 12) return 1;
+        int idat = memcmp(type, "IDAT", 4) == 0;
+        if (idat && header_only) return 1;
+        if ((type[0] & 0x20) == 0) {
+            uint32_t expected = apc_png_be32(data + offset + 8 + size);
+            uLong crc = crc32(crc32(0L, Z_NULL, 0), type, 4 + size);
+            if ((uint32_t)crc != expected) {
+                char message[32];
+                memcpy(message, type, 4);
+                memcpy(message + 4, ": CRC error", 12);
+                for (int i = 0; i < 4; i++) {
+                    if (message[i] < 0x20 || message[i] > 0x7e) message[i] = '?';
+                }
+                apc_report_set_message(report, message);
+                return 0;
+            }
+            if (memcmp(type, "IEND", 4) == 0) return 1;
+        }
+        offset += 12 + (size_t)size;
+    }
+    return 1;
+}
+
 /// Creates the reader; no jump point is needed (libpng guards its own creation). On failure
 /// sets the report's message and returns 0.
 static int apc_png_create(png_structp *png, png_infop *info, apc_png_source *source) {
@@ -79,6 +120,11 @@ static void apc_png_read_info(png_structp png, png_infop info, const apc_limits 
     }
     png_set_user_limits(png, max_width, max_height);
     png_set_chunk_malloc_max(png, (png_alloc_size_t)chunk);
+    // apc_png_check_critical_crcs has checked the critical chunks' CRCs (IDAT's included) over the
+    // whole input, so libpng neither computes them again nor the Adler-32 of the decompressed data.
+    // Ancillary chunks keep libpng's default: a bad CRC drops the chunk with a warning.
+    png_set_crc_action(png, PNG_CRC_QUIET_USE, PNG_CRC_DEFAULT);
+    png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
     png_read_info(png, info);
 }
 
@@ -112,6 +158,7 @@ int32_t apc_png_read_header(const uint8_t *data, size_t length, const apc_limits
     apc_report_reset(report);
     if (data == NULL || header == NULL) return APC_ERR_INVALID_ARGUMENT;
     memset(header, 0, sizeof *header);
+    if (!apc_png_check_critical_crcs(data, length, 1, report)) return APC_ERR_CORRUPT;
     apc_png_source source = {data, length, 0, 0, 0, report};
     png_structp png = NULL;
     png_infop info = NULL;
@@ -278,6 +325,7 @@ int32_t apc_png_decode_rgba(const uint8_t *data, size_t length, const apc_limits
         apc_report_set_message(report, "the output buffer does not fit the image");
         return APC_ERR_INVALID_ARGUMENT;
     }
+    if (!apc_png_check_critical_crcs(data, length, 0, report)) return APC_ERR_CORRUPT;
     apc_png_rows rows;
     if (!apc_png_rows_create(&rows, data, length, 4, report)) return APC_ERR_TOO_LARGE;
     if (setjmp(png_jmpbuf(rows.png))) {
@@ -312,6 +360,7 @@ int32_t apc_png_rows_start(const uint8_t *data, size_t length, const apc_limits 
         apc_report_set_message(report, "invalid arguments to the PNG row decoder");
         return APC_ERR_INVALID_ARGUMENT;
     }
+    if (!apc_png_check_critical_crcs(data, length, 0, report)) return APC_ERR_CORRUPT;
     apc_png_rows *rows = malloc(sizeof *rows);
     if (rows == NULL) {
         apc_report_set_message(report, "cannot allocate the PNG decoder");
