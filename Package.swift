@@ -44,7 +44,9 @@ let package = Package(
         ),
         .target(
             name: "CAssetCodecs",
-            dependencies: ["CPNG", "CJPEG"]
+            dependencies: ["CPNG", "CJPEG"],
+            // zlib's crc32 checks PNG chunks before libpng reads them (zlib1g-dev, in scripts/install-deps).
+            linkerSettings: [.linkedLibrary("z")]
         ),
         .target(
             name: "AssetCodecs",

@@ -50,12 +50,12 @@ enum CodecBridge {
         return warnings(of: report)
     }
 
-    private static func base(of bytes: UnsafeRawBufferPointer) throws -> UnsafePointer<UInt8> {
+    static func base(of bytes: UnsafeRawBufferPointer) throws -> UnsafePointer<UInt8> {
         guard let base = bytes.baseAddress, bytes.count > 0 else { throw CodecError.truncated("the input is empty") }
         return base.assumingMemoryBound(to: UInt8.self)
     }
 
-    private static func check(_ status: Int32, _ report: apc_report) throws {
+    static func check(_ status: Int32, _ report: apc_report) throws {
         let message = string(report.message)
         switch UInt32(bitPattern: status) {
         case APC_OK.rawValue: return
@@ -67,15 +67,13 @@ enum CodecBridge {
         }
     }
 
-    private static func warnings(of report: apc_report) -> [String] {
-        guard report.warning_count > 0 else { return [] }
-        var list = string(report.warnings).split(separator: "\n").map(String.init)
-        let unlisted = Int(report.warning_count) - list.count
-        if unlisted > 0 { list.append("(\(unlisted) more warnings)") }
-        return list
+    static func warnings(of report: apc_report) -> [String] {
+        var log = WarningLog()
+        log.add(report)
+        return log.messages
     }
 
-    private static func string<T>(_ tuple: T) -> String {
+    static func string<T>(_ tuple: T) -> String {
         withUnsafeBytes(of: tuple) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }

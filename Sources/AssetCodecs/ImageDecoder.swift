@@ -80,7 +80,7 @@ public struct ImageDecoder: Sendable {
 
     // MARK: - Internals
 
-    private var limits: apc_limits {
+    var limits: apc_limits {
         let budget = UInt64(max(0, configuration.pixelBudget))
         let side = UInt32(clamping: budget)
         return apc_limits(
@@ -90,7 +90,7 @@ public struct ImageDecoder: Sendable {
             max_library_memory: min(budget, 1 << 40) * 8 + (64 << 20))
     }
 
-    private func checkedHeader(_ bytes: UnsafeRawBufferPointer) throws -> ImageHeader {
+    func checkedHeader(_ bytes: UnsafeRawBufferPointer) throws -> ImageHeader {
         guard bytes.count <= configuration.maxInputBytes else {
             throw CodecError.tooLarge("the input has \(bytes.count) bytes, the limit is \(configuration.maxInputBytes)")
         }
@@ -111,7 +111,7 @@ public struct ImageDecoder: Sendable {
         return header
     }
 
-    private func decode(
+    func decode(
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, plan: DecodePlan,
         into destination: UnsafeMutableRawBufferPointer, bytesPerRow: Int
     ) throws -> [String] {

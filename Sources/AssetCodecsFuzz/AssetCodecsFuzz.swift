@@ -6,8 +6,9 @@ import Foundation
 import AssetCodecs
 
 /// Runs one input through every decoding path: the header, a full decode, a downscaled decode
-/// (DCT scaling and the area resize) and a decode into a caller's buffer. Limits are lower than
-/// the defaults so that each run stays fast; failures must be `CodecError`s, nothing else.
+/// (DCT scaling and the area resize), a decode into a caller's buffer, and a row-by-row decode to
+/// RGB in small bands. Limits are lower than the defaults so that each run stays fast; failures
+/// must be `CodecError`s, nothing else.
 func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
     let configuration = ImageDecoder.Configuration(pixelBudget: 4_000_000, maxInputBytes: 1 << 20)
     let decoder = ImageDecoder(configuration: configuration)
@@ -26,6 +27,16 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size.width * size.height * 4, alignment: 16)
     defer { buffer.deallocate() }
     _ = try? scaled.decode(bytes, into: buffer)
+
+    if let reader = try? decoder.rowReader(for: [UInt8](bytes), layout: .rgb8) {
+        let band = UnsafeMutableRawBufferPointer.allocate(byteCount: reader.bytesPerRow * 5, alignment: 16)
+        defer { band.deallocate() }
+        var rows = 0
+        while let count = try? reader.readRows(into: band), count > 0 { rows += count }
+        if reader.isComplete && rows != header.height {
+            fatalError("the row reader finished after \(rows) of \(header.height) rows")
+        }
+    }
 }
 
 #if ASSETPIPE_FUZZING

@@ -6,7 +6,9 @@
 
 #include <limits.h>
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <jpeglib.h>
 #include <jerror.h>
@@ -61,7 +63,8 @@ static void apc_jpeg_emit_message(j_common_ptr cinfo, int level) {
     error->base.num_warnings++;
     if (error->base.msg_code == JWRN_JPEG_EOF) error->saw_eof = 1;
     if (error->report == NULL) return;
-    if (error->report->warning_count >= APC_JPEG_MAX_FORMATTED_WARNINGS) {
+    // The cap counts the whole decode's warnings, which a row-by-row decode reports over several calls.
+    if (error->base.num_warnings > APC_JPEG_MAX_FORMATTED_WARNINGS) {
         error->report->warning_count += 1;
         return;
     }
@@ -163,19 +166,246 @@ int32_t apc_jpeg_read_header(const uint8_t *data, size_t length, uint32_t scale_
     return APC_OK;
 }
 
-/// CMYK as libjpeg gives it (YCCK already turned into CMYK) to RGBA, in place.
-static void apc_jpeg_cmyk_to_rgba(uint8_t *row, JDIMENSION width, int inverted) {
-    for (JDIMENSION x = 0; x < width; x++, row += 4) {
-        unsigned c = row[0], m = row[1], y = row[2], k = row[3];
+
+/// The input as libjpeg reads it: the caller's bytes, which may sit at another address at each
+/// entry point (the source is rebased on the pointer given), then a fake EOI once they run out.
+typedef struct {
+    struct jpeg_source_mgr base;
+    const uint8_t *data;
+    size_t length;
+} apc_jpeg_source;
+
+static const JOCTET apc_jpeg_fake_eoi[2] = {0xFF, (JOCTET)JPEG_EOI};
+
+static void apc_jpeg_source_noop(j_decompress_ptr cinfo) {
+    (void)cinfo;
+}
+
+/// As libjpeg's memory source: at the end of the data, warn and insert an EOI marker, so that a
+/// truncated image completes with its missing rows filled in gray, as djpeg does.
+static boolean apc_jpeg_source_fill(j_decompress_ptr cinfo) {
+    WARNMS(cinfo, JWRN_JPEG_EOF);
+    cinfo->src->next_input_byte = apc_jpeg_fake_eoi;
+    cinfo->src->bytes_in_buffer = 2;
+    return TRUE;
+}
+
+static void apc_jpeg_source_skip(j_decompress_ptr cinfo, long count) {
+    struct jpeg_source_mgr *src = cinfo->src;
+    if (count <= 0) return;
+    while (count > (long)src->bytes_in_buffer) {
+        count -= (long)src->bytes_in_buffer;
+        (void)(*src->fill_input_buffer)(cinfo);
+    }
+    src->next_input_byte += (size_t)count;
+    src->bytes_in_buffer -= (size_t)count;
+}
+
+static void apc_jpeg_source_init(j_decompress_ptr cinfo, apc_jpeg_source *source, const uint8_t *data, size_t length) {
+    source->base.init_source = apc_jpeg_source_noop;
+    source->base.fill_input_buffer = apc_jpeg_source_fill;
+    source->base.skip_input_data = apc_jpeg_source_skip;
+    source->base.resync_to_restart = jpeg_resync_to_restart;
+    source->base.term_source = apc_jpeg_source_noop;
+    source->base.next_input_byte = data;
+    source->base.bytes_in_buffer = length;
+    source->data = data;
+    source->length = length;
+    cinfo->src = &source->base;
+}
+
+/// Points the source at `data`, the same bytes as before at a possibly different address.
+static void apc_jpeg_source_rebase(apc_jpeg_source *source, const uint8_t *data) {
+    uintptr_t position = (uintptr_t)source->base.next_input_byte;
+    uintptr_t start = (uintptr_t)source->data;
+    if (position >= start && position - start <= source->length) {
+        source->base.next_input_byte = data + (position - start);
+    }
+    source->data = data;
+}
+
+struct apc_jpeg_rows {
+    struct jpeg_decompress_struct cinfo;
+    apc_jpeg_error error;
+    struct jpeg_progress_mgr progress;
+    apc_jpeg_source source;
+    uint32_t channels;    // bytes per output pixel: 3 (RGB) or 4 (RGBA)
+    int cmyk;             // libjpeg gives CMYK, converted here
+    int inverted;         // Adobe (inverted) CMYK
+    JSAMPARRAY scratch;   // CMYK rows for an RGB output, in libjpeg's image pool
+    int32_t failure;      // APC_OK, or the status of the failure every later call returns
+};
+
+/// CMYK as libjpeg gives it (YCCK already turned into CMYK) to RGB or RGBA: `in` and `out` may
+/// be the same row when `channels` is 4.
+static void apc_jpeg_cmyk_convert(const uint8_t *in, uint8_t *out, JDIMENSION width, int inverted, uint32_t channels) {
+    for (JDIMENSION x = 0; x < width; x++, in += 4, out += channels) {
+        unsigned c = in[0], m = in[1], y = in[2], k = in[3];
         if (!inverted) {
             c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k;
         }
         // round(c * k / 255), the same as libjpeg-turbo's cmyk_to_rgb (used by djpeg).
-        row[0] = (uint8_t)((c * k + 127) / 255);
-        row[1] = (uint8_t)((m * k + 127) / 255);
-        row[2] = (uint8_t)((y * k + 127) / 255);
-        row[3] = 255;
+        out[0] = (uint8_t)((c * k + 127) / 255);
+        out[1] = (uint8_t)((m * k + 127) / 255);
+        out[2] = (uint8_t)((y * k + 127) / 255);
+        if (channels == 4) out[3] = 255;
     }
+}
+
+/// The start below its own jump point; on failure the decoder is freed and *out stays NULL.
+static int32_t apc_jpeg_rows_start_impl(const uint8_t *data, size_t length, uint32_t scale_denom,
+                                        const apc_limits *limits, uint32_t expected_width,
+                                        uint32_t expected_height, uint32_t channels,
+                                        apc_jpeg_rows **out, apc_report *report) {
+    apc_jpeg_rows *rows = calloc(1, sizeof *rows);
+    if (rows == NULL) {
+        apc_report_set_message(report, "cannot allocate the JPEG decoder");
+        return APC_ERR_TOO_LARGE;
+    }
+    apc_jpeg_prepare(&rows->cinfo, &rows->error, report);
+    rows->progress.progress_monitor = apc_jpeg_progress_monitor;
+    rows->channels = channels;
+    rows->failure = APC_OK;
+    if (setjmp(rows->error.jump)) {
+        int32_t status = ((volatile apc_jpeg_error *)&rows->error)->status;
+        jpeg_destroy_decompress(&rows->cinfo);
+        free(rows);
+        return status;
+    }
+    j_decompress_ptr cinfo = &rows->cinfo;
+    jpeg_create_decompress(cinfo);
+    if (limits != NULL && limits->max_library_memory != 0 && limits->max_library_memory <= (uint64_t)LONG_MAX) {
+        cinfo->mem->max_memory_to_use = (long)limits->max_library_memory;
+    }
+    cinfo->progress = &rows->progress;
+    apc_jpeg_source_init(cinfo, &rows->source, data, length);
+    jpeg_read_header(cinfo, TRUE);
+    if (apc_too_many_pixels(limits, cinfo->image_width, cinfo->image_height)) {
+        apc_jpeg_fail(cinfo, APC_ERR_TOO_LARGE, "the image's declared size exceeds the pixel budget");
+    }
+    rows->cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+    rows->inverted = cinfo->saw_Adobe_marker;
+    cinfo->out_color_space = rows->cmyk ? JCS_CMYK : (channels == 4 ? JCS_EXT_RGBA : JCS_EXT_RGB);
+    cinfo->scale_num = 1;
+    cinfo->scale_denom = scale_denom;
+    jpeg_calc_output_dimensions(cinfo);
+    if (cinfo->output_width != expected_width || cinfo->output_height != expected_height) {
+        apc_jpeg_fail(cinfo, APC_ERR_CORRUPT, "the image size differs from the header read before");
+    }
+    jpeg_start_decompress(cinfo);
+    if (cinfo->output_components != (rows->cmyk ? 4 : (int)channels)) {
+        apc_jpeg_fail(cinfo, APC_ERR_UNSUPPORTED, "the decoder does not give the expected components");
+    }
+    if (rows->cmyk && channels == 3) {
+        rows->scratch = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, cinfo->output_width * 4, 16);
+    }
+    *out = rows;
+    return APC_OK;
+}
+
+int32_t apc_jpeg_rows_start(const uint8_t *data, size_t length, uint32_t scale_denom,
+                            const apc_limits *limits, uint32_t expected_width, uint32_t expected_height,
+                            uint32_t channels, apc_jpeg_rows **decoder, apc_report *report) {
+    apc_report_reset(report);
+    if (decoder == NULL) return APC_ERR_INVALID_ARGUMENT;
+    *decoder = NULL;
+    if (data == NULL || !apc_jpeg_valid_denom(scale_denom) || (channels != 3 && channels != 4) ||
+        expected_width == 0 || expected_height == 0) {
+        apc_report_set_message(report, "invalid arguments to the JPEG row decoder");
+        return APC_ERR_INVALID_ARGUMENT;
+    }
+    return apc_jpeg_rows_start_impl(data, length, scale_denom, limits, expected_width, expected_height,
+                                    channels, decoder, report);
+}
+
+/// Reads rows below its own jump point; a failure is kept in the decoder for later calls.
+static int32_t apc_jpeg_rows_read_impl(apc_jpeg_rows *rows, uint8_t *pixels, size_t row_bytes,
+                                       uint32_t count, uint32_t *rows_read) {
+    if (setjmp(rows->error.jump)) {
+        rows->failure = ((volatile apc_jpeg_error *)&rows->error)->status;
+        return rows->failure;
+    }
+    j_decompress_ptr cinfo = &rows->cinfo;
+    uint32_t done = 0;
+    while (done < count) {
+        JSAMPROW list[16];
+        JDIMENSION batch = count - done > 16 ? 16 : count - done;
+        for (JDIMENSION i = 0; i < batch; i++) {
+            list[i] = rows->scratch != NULL ? rows->scratch[i] : pixels + (size_t)(done + i) * row_bytes;
+        }
+        JDIMENSION got = jpeg_read_scanlines(cinfo, list, batch);
+        if (got == 0) apc_jpeg_fail(cinfo, APC_ERR_CORRUPT, "the decoder returned no rows");
+        if (rows->cmyk) {
+            for (JDIMENSION i = 0; i < got; i++) {
+                apc_jpeg_cmyk_convert(list[i], pixels + (size_t)(done + i) * row_bytes, cinfo->output_width,
+                                      rows->inverted, rows->channels);
+            }
+        }
+        done += got;
+        *rows_read = done;
+    }
+    return APC_OK;
+}
+
+/// Checks what every call after the start checks; returns APC_OK when the call may go on.
+static int32_t apc_jpeg_rows_enter(apc_jpeg_rows *rows, const uint8_t *data, size_t length, apc_report *report) {
+    apc_report_reset(report);
+    if (rows == NULL || data == NULL || length != rows->source.length) {
+        apc_report_set_message(report, "the JPEG row decoder needs the bytes it was started with");
+        return APC_ERR_INVALID_ARGUMENT;
+    }
+    if (rows->failure != APC_OK) {
+        apc_report_set_message(report, "the JPEG row decoder failed before");
+        return rows->failure;
+    }
+    rows->error.report = report;
+    apc_jpeg_source_rebase(&rows->source, data);
+    return APC_OK;
+}
+
+int32_t apc_jpeg_rows_read(apc_jpeg_rows *decoder, const uint8_t *data, size_t length,
+                           uint8_t *pixels, size_t row_bytes, size_t capacity, uint32_t max_rows,
+                           uint32_t *rows_read, apc_report *report) {
+    if (rows_read != NULL) *rows_read = 0;
+    int32_t status = apc_jpeg_rows_enter(decoder, data, length, report);
+    if (status != APC_OK) return status;
+    j_decompress_ptr cinfo = &decoder->cinfo;
+    uint32_t remaining = cinfo->output_height - cinfo->output_scanline;
+    uint32_t count = max_rows < remaining ? max_rows : remaining;
+    if (count == 0) return APC_OK;
+    if (pixels == NULL || rows_read == NULL || row_bytes < (size_t)cinfo->output_width * decoder->channels ||
+        capacity / row_bytes < (size_t)count - 1 ||
+        capacity - row_bytes * ((size_t)count - 1) < (size_t)cinfo->output_width * decoder->channels) {
+        apc_report_set_message(report, "the output buffer does not fit the rows");
+        return APC_ERR_INVALID_ARGUMENT;
+    }
+    return apc_jpeg_rows_read_impl(decoder, pixels, row_bytes, count, rows_read);
+}
+
+static int32_t apc_jpeg_rows_finish_impl(apc_jpeg_rows *rows) {
+    if (setjmp(rows->error.jump)) {
+        rows->failure = ((volatile apc_jpeg_error *)&rows->error)->status;
+        return rows->failure;
+    }
+    // Reading on to EOI: an error there fails the decode, as it does for djpeg.
+    jpeg_finish_decompress(&rows->cinfo);
+    return APC_OK;
+}
+
+int32_t apc_jpeg_rows_finish(apc_jpeg_rows *decoder, const uint8_t *data, size_t length, apc_report *report) {
+    int32_t status = apc_jpeg_rows_enter(decoder, data, length, report);
+    if (status != APC_OK) return status;
+    if (decoder->cinfo.output_scanline < decoder->cinfo.output_height) {
+        apc_report_set_message(report, "rows remain to be read");
+        return APC_ERR_INVALID_ARGUMENT;
+    }
+    return apc_jpeg_rows_finish_impl(decoder);
+}
+
+void apc_jpeg_rows_destroy(apc_jpeg_rows *decoder) {
+    if (decoder == NULL) return;
+    jpeg_destroy_decompress(&decoder->cinfo);
+    free(decoder);
 }
 
 int32_t apc_jpeg_decode_rgba(const uint8_t *data, size_t length, uint32_t scale_denom,
@@ -189,53 +419,14 @@ int32_t apc_jpeg_decode_rgba(const uint8_t *data, size_t length, uint32_t scale_
         apc_report_set_message(report, "the output buffer does not fit the image");
         return APC_ERR_INVALID_ARGUMENT;
     }
-    struct jpeg_decompress_struct cinfo;
-    apc_jpeg_error error;
-    struct jpeg_progress_mgr progress;
-    apc_jpeg_prepare(&cinfo, &error, report);
-    memset(&progress, 0, sizeof progress);
-    progress.progress_monitor = apc_jpeg_progress_monitor;
-    if (setjmp(error.jump)) {
-        jpeg_destroy_decompress(&cinfo);
-        return ((volatile apc_jpeg_error *)&error)->status;
-    }
-    jpeg_create_decompress(&cinfo);
-    if (limits != NULL && limits->max_library_memory != 0 && limits->max_library_memory <= (uint64_t)LONG_MAX) {
-        cinfo.mem->max_memory_to_use = (long)limits->max_library_memory;
-    }
-    cinfo.progress = &progress;
-    jpeg_mem_src(&cinfo, data, (unsigned long)length);
-    jpeg_read_header(&cinfo, TRUE);
-    if (apc_too_many_pixels(limits, cinfo.image_width, cinfo.image_height)) {
-        apc_jpeg_fail(&cinfo, APC_ERR_TOO_LARGE, "the image's declared size exceeds the pixel budget");
-    }
-    int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
-    int inverted = cinfo.saw_Adobe_marker;
-    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
-    cinfo.scale_num = 1;
-    cinfo.scale_denom = scale_denom;
-    jpeg_calc_output_dimensions(&cinfo);
-    if (cinfo.output_width != expected_width || cinfo.output_height != expected_height) {
-        apc_jpeg_fail(&cinfo, APC_ERR_CORRUPT, "the image size differs from the header read before");
-    }
-    jpeg_start_decompress(&cinfo);
-    if (cinfo.output_components != 4) {
-        apc_jpeg_fail(&cinfo, APC_ERR_UNSUPPORTED, "the decoder does not give four components");
-    }
-    while (cinfo.output_scanline < cinfo.output_height) {
-        JSAMPROW rows[16];
-        JDIMENSION first = cinfo.output_scanline;
-        JDIMENSION count = cinfo.output_height - first;
-        if (count > 16) count = 16;
-        for (JDIMENSION i = 0; i < count; i++) rows[i] = pixels + (size_t)(first + i) * row_bytes;
-        JDIMENSION read = jpeg_read_scanlines(&cinfo, rows, count);
-        if (read == 0) apc_jpeg_fail(&cinfo, APC_ERR_CORRUPT, "the decoder returned no rows");
-        if (cmyk) {
-            for (JDIMENSION i = 0; i < read; i++) apc_jpeg_cmyk_to_rgba(rows[i], cinfo.output_width, inverted);
-        }
-    }
-    // Reading on to EOI: an error there fails the decode, as it does for djpeg.
-    jpeg_finish_decompress(&cinfo);
-    jpeg_destroy_decompress(&cinfo);
-    return APC_OK;
+    // One report gathers the warnings of every step.
+    apc_jpeg_rows *rows = NULL;
+    int32_t status = apc_jpeg_rows_start_impl(data, length, scale_denom, limits, expected_width, expected_height,
+                                              4, &rows, report);
+    if (status != APC_OK) return status;
+    uint32_t read = 0;
+    status = apc_jpeg_rows_read_impl(rows, pixels, row_bytes, expected_height, &read);
+    if (status == APC_OK) status = apc_jpeg_rows_finish_impl(rows);
+    apc_jpeg_rows_destroy(rows);
+    return status;
 }

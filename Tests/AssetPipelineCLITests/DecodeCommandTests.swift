@@ -96,6 +96,41 @@ struct DecodeCommandTests {
         }
     }
 
+    @Test func aDecodeThatFailsHalfWayLeavesTheOldFileAndNoTemporaryOne() throws {
+        let dir = try CLIFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The header and the first rows decode; the data ends in the middle of the image.
+        let bytes = try CLIFixtures.bytes("png/pngsuite/basn6a08.png")
+        let truncated = dir.appendingPathComponent("cut.png")
+        try Data(bytes[..<(bytes.count * 3 / 4)]).write(to: truncated)
+        let out = dir.appendingPathComponent("out.ppm")
+        try Data("old".utf8).write(to: out)
+        let result = try assetpipe(["decode", truncated.path, "-o", out.path, "--json"])
+        #expect(result.status == 1)
+        #expect((try jsonObject(result.stdout)["error"] as? [String: Any])?["code"] as? String == "truncated")
+        #expect(try Data(contentsOf: out) == Data("old".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["cut.png", "out.ppm"])
+
+        // A good decode replaces it.
+        #expect(try assetpipe(["decode", CLIFixtures.path("png/pngsuite/basn6a08.png"), "-o", out.path]).status == 0)
+        #expect(try Data(contentsOf: out).prefix(9) == Data("P6\n32 32\n".utf8))
+    }
+
+    @Test func maxDimensionResizesEveryFormat() throws {
+        let dir = try CLIFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rgba = dir.appendingPathComponent("small.rgba")
+        let ppm = dir.appendingPathComponent("small.ppm")
+        let image = CLIFixtures.path("jpeg/libjpeg-turbo/testorig.jpg")
+        #expect(try assetpipe(["decode", image, "--max-dimension", "100", "-o", rgba.path]).status == 0)
+        #expect(try assetpipe(["decode", image, "--max-dimension", "100", "-o", ppm.path]).status == 0)
+        let raw = try Data(contentsOf: rgba)
+        #expect(raw.count == 100 * 66 * 4)
+        let (header, body) = Self.netpbm(try Data(contentsOf: ppm), headerLines: 3)
+        #expect(header == ["P6", "100 66", "255"])
+        #expect(body == Data(raw.enumerated().filter { $0.offset % 4 != 3 }.map(\.element)))
+    }
+
     @Test func badUsageExitsTwo() throws {
         let image = CLIFixtures.path("png/pngsuite/basn6a08.png")
         #expect(try assetpipe(["decode", image, "--output", "/tmp/out.bmp"]).status == 2)

@@ -7,6 +7,14 @@
 // Decoding is two-phase: *_read_header returns the image's facts without allocating pixel memory,
 // the caller checks them against its budget and allocates, then *_decode_rgba decodes into the
 // caller's buffer.
+//
+// Row decoders (*_rows_*) decode an image a band of rows at a time into a caller's buffer, so that
+// the image never needs to be in memory whole. Each call sets its own jump point and does one step:
+// start (header, limits, transforms), read (the next rows), finish (read on to the end of the
+// image, whose faults fail the decode as they fail a whole decode), destroy (never fails). A failed
+// step leaves the decoder failed: later calls return the same status, and only destroy remains.
+// Every call after the start takes the input again, the same bytes at any address, so that the
+// caller need not pin them between calls.
 #ifndef CASSETCODECS_H
 #define CASSETCODECS_H
 
@@ -107,6 +115,48 @@ int32_t apc_jpeg_decode_rgba(const uint8_t *data, size_t length, uint32_t scale_
                              uint32_t expected_width, uint32_t expected_height,
                              uint8_t *pixels, size_t row_bytes, size_t capacity,
                              apc_report *report);
+
+/// A JPEG decode in progress, row by row.
+typedef struct apc_jpeg_rows apc_jpeg_rows;
+/// A PNG decode in progress, row by row (not interlaced: an Adam7 image needs every row at once).
+typedef struct apc_png_rows apc_png_rows;
+
+/// Starts a row-by-row JPEG decode with the pixels of apc_jpeg_decode_rgba, as `channels` bytes
+/// per pixel: 4 (RGBA) or 3 (RGB, the same values without alpha). On success `*decoder` is a new
+/// decoder for apc_jpeg_rows_destroy; on failure it is NULL.
+int32_t apc_jpeg_rows_start(const uint8_t *data, size_t length, uint32_t scale_denom,
+                            const apc_limits *limits, uint32_t expected_width, uint32_t expected_height,
+                            uint32_t channels, apc_jpeg_rows **decoder, apc_report *report);
+
+/// Decodes the next rows, at most `max_rows` and no more than remain, into `pixels` (rows of
+/// `row_bytes` bytes, `capacity` bytes in all); `*rows_read` says how many were written, 0 once
+/// every row has been read.
+int32_t apc_jpeg_rows_read(apc_jpeg_rows *decoder, const uint8_t *data, size_t length,
+                           uint8_t *pixels, size_t row_bytes, size_t capacity, uint32_t max_rows,
+                           uint32_t *rows_read, apc_report *report);
+
+/// After the last row: reads on to the end of the image (EOI).
+int32_t apc_jpeg_rows_finish(apc_jpeg_rows *decoder, const uint8_t *data, size_t length, apc_report *report);
+
+/// Frees the decoder, in any state. NULL is allowed.
+void apc_jpeg_rows_destroy(apc_jpeg_rows *decoder);
+
+/// Starts a row-by-row decode of a non-interlaced PNG with the pixel contract of
+/// apc_png_decode_rgba, as `channels` bytes per pixel: 4 (RGBA) or 3 (RGB, alpha dropped).
+int32_t apc_png_rows_start(const uint8_t *data, size_t length, const apc_limits *limits,
+                           uint32_t expected_width, uint32_t expected_height, uint32_t channels,
+                           apc_png_rows **decoder, apc_report *report);
+
+/// As apc_jpeg_rows_read.
+int32_t apc_png_rows_read(apc_png_rows *decoder, const uint8_t *data, size_t length,
+                          uint8_t *pixels, size_t row_bytes, size_t capacity, uint32_t max_rows,
+                          uint32_t *rows_read, apc_report *report);
+
+/// After the last row: reads the chunks after the image data, up to IEND.
+int32_t apc_png_rows_finish(apc_png_rows *decoder, const uint8_t *data, size_t length, apc_report *report);
+
+/// Frees the decoder, in any state. NULL is allowed.
+void apc_png_rows_destroy(apc_png_rows *decoder);
 
 /// Reads the orientation (1-8) from a TIFF-structured EXIF block (no "Exif\0\0" prefix), or 0.
 uint32_t apc_exif_orientation(const uint8_t *tiff, size_t length);
