@@ -1,7 +1,7 @@
 /// Checks that keyframe times (`t`) never go back, in every animated property of a layer: its
 /// transform, time remap, masks, effects, shapes and text document, walked iteratively.
 enum KeyframeOrder {
-    static func check(layer: LottieLayer, path: String, into problems: inout [LottieProblem]) {
+    static func check(layer: LottieLayer, path: String, into problems: inout ProblemList) {
         var pending: [(JSONValue, String)] = []
         if let transform = layer.transform { pending.append((transform.json, path + ".ks")) }
         if let masks = layer.masks { pending.append((.array(masks), path + ".masksProperties")) }
@@ -12,7 +12,7 @@ enum KeyframeOrder {
         case .text(let document?): pending.append((document, path + ".t"))
         default: break
         }
-        while let (value, valuePath) = pending.popLast() {
+        while problems.hasRoom, let (value, valuePath) = pending.popLast() {
             switch value {
             case .array(let elements):
                 for (position, element) in elements.enumerated() where element.isContainer {
