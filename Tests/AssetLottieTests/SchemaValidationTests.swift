@@ -138,6 +138,24 @@ struct SchemaValidationTests {
         #expect(validator.validate(animation).count == 11)
     }
 
+    @Test func localNodesNeverDescend() {
+        // What the generator marks local is checked in place, without frames: it must never descend.
+        let nodes = LottieSchema.nodes
+        for (index, node) in nodes.enumerated() where node.isLocal {
+            for op in node.ops {
+                switch op {
+                case .properties, .additionalProperties, .items:
+                    Issue.record("node \(index) (\(node.label)) is marked local but descends")
+                default:
+                    #expect(op.runsInPlace(nodes), "node \(index) (\(node.label))")
+                }
+            }
+        }
+        let compiled = CompiledSchema.shared
+        #expect(compiled.opStart.count == nodes.count + 1)
+        #expect(compiled.isLocal == nodes.map(\.isLocal))
+    }
+
     @Test func everyDefinitionOfTheSchemaFileIsCompiled() throws {
         let url = Fixtures.root.appendingPathComponent("lottie-spec-schema/lottie.schema.json")
         let schema = try LottieParser().parseJSON([UInt8](try Data(contentsOf: url)))

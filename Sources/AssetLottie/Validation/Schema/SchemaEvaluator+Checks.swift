@@ -1,57 +1,81 @@
 extension SchemaEvaluator {
-    /// Runs one local op (`op` is `LottieSchema.nodes[node].ops[index]`) on `value`; records what fails.
-    /// Keywords that do not apply to the value's type pass, as JSON Schema says.
-    mutating func checkLocalOp(_ op: SchemaOp, index: Int, node: Int, _ value: JSONValue,
+    /// Checks `value` against a local node, in place. `extra` is the path step from the current frame's
+    /// instance to `value`, when they differ. Recursive, but only through the schema's own nesting of
+    /// local nodes (no local node descends into the instance), which the generator keeps acyclic.
+    mutating func checkLocal(_ value: JSONValue, node: Int, extra: SchemaFailure.Segment?) -> Bool {
+        var valid = true
+        let start = Int(schema.opStart[node])
+        for position in start..<Int(schema.opStart[node + 1])
+        where !checkInPlace(schema.ops[position], index: position - start, node: node, value, extra: extra) {
+            valid = false
+            if !collecting { return false }
+        }
+        return valid
+    }
+
+    /// Runs one op that runs in place (op `index` of `node`) on `value`; records what fails. Keywords
+    /// that do not apply to the value's type pass, as JSON Schema says.
+    mutating func checkInPlace(_ op: CompiledSchema.Op, index: Int, node: Int, _ value: JSONValue,
                                extra: SchemaFailure.Segment?) -> Bool {
         let passes: Bool
-        switch op {
-        case .type(let types):
-            passes = types.admits(value)
-        case .constant(let constant):
-            passes = Self.equal(value, constant)
-        case .enumeration(let values):
-            passes = values.contains { Self.equal(value, $0) }
-        case .minimum(let limit):
-            passes = value.doubleValue.map { $0 >= limit } ?? true
-        case .maximum(let limit):
-            passes = value.doubleValue.map { $0 <= limit } ?? true
-        case .exclusiveMinimum(let limit):
-            passes = value.doubleValue.map { $0 > limit } ?? true
-        case .exclusiveMaximum(let limit):
-            passes = value.doubleValue.map { $0 < limit } ?? true
-        case .minItems(let count):
-            passes = value.arrayValue.map { $0.count >= count } ?? true
-        case .maxItems(let count):
-            passes = value.arrayValue.map { $0.count <= count } ?? true
-        case .pattern(let pattern):
-            passes = value.stringValue.map { LottieSchema.patterns[pattern].matches($0) } ?? true
-        case .required(let names):
+        switch op.kind {
+        case .type:
+            passes = JSONTypeSet(rawValue: UInt8(op.a)).admits(value)
+        case .constant:
+            passes = Self.equal(value, schema.values[Int(op.a)])
+        case .enumeration:
+            passes = schema.values[Int(op.a)..<Int(op.a + op.b)].contains { Self.equal(value, $0) }
+        case .minimum:
+            passes = value.doubleValue.map { $0 >= schema.numbers[Int(op.a)] } ?? true
+        case .maximum:
+            passes = value.doubleValue.map { $0 <= schema.numbers[Int(op.a)] } ?? true
+        case .exclusiveMinimum:
+            passes = value.doubleValue.map { $0 > schema.numbers[Int(op.a)] } ?? true
+        case .exclusiveMaximum:
+            passes = value.doubleValue.map { $0 < schema.numbers[Int(op.a)] } ?? true
+        case .minItems:
+            passes = value.arrayValue.map { $0.count >= Int(op.a) } ?? true
+        case .maxItems:
+            passes = value.arrayValue.map { $0.count <= Int(op.a) } ?? true
+        case .pattern:
+            passes = value.stringValue.map { LottieSchema.patterns[Int(op.a)].matches($0) } ?? true
+        case .required:
             guard case .object(let object) = value else { return true }
             var complete = true
-            for name in names where object[name] == nil {
+            for name in schema.names[Int(op.a)..<Int(op.a + op.b)] where Self.member(object, name) == nil {
                 complete = false
                 guard collecting else { return false }
-                var at = extra.map { [$0] } ?? []
-                at.append(.key(name))
-                recordMissing(node: node, op: index, object: value, at: at)
+                recordMissing(name, node: node, op: index, object: value, extra: extra)
             }
             return complete
-        case .ref, .properties, .additionalProperties, .items, .oneOf, .anyOf, .not, .conditional:
-            return true
+        case .ref:
+            return checkLocal(value, node: Int(op.a), extra: extra)
+        case .oneOf, .anyOf:
+            return checkUnionInPlace(op, node: node, index: index, value, extra: extra)
+        case .not:
+            let admitted = checking { $0.checkLocal(value, node: Int(op.a), extra: extra) }
+            if admitted { record(.negated, node: node, op: index, value: value, extra: extra) }
+            checkBudget()
+            return !admitted
+        case .conditional:
+            let held = checking { $0.checkLocal(value, node: Int(op.a), extra: extra) }
+            let target = Int(held ? op.b : op.c)
+            return target < 0 || checkLocal(value, node: target, extra: extra)
+        case .properties, .additionalProperties, .items:
+            return true  // never in place: `execute` runs these with frames
         }
         if !passes { record(.check, node: node, op: index, value: value, extra: extra) }
         return passes
     }
 
-    private mutating func recordMissing(node: Int, op: Int, object: JSONValue, at steps: [SchemaFailure.Segment]) {
-        // `record` appends one step; a member of a member needs two.
-        if steps.count == 1 {
-            record(.missing, node: node, op: op, value: object, extra: steps[0])
-        } else {
-            path.append(steps[0])
-            record(.missing, node: node, op: op, value: object, extra: steps[1])
-            path.removeLast()
-        }
+    /// Records that `object` (at the current path plus `extra`) lacks member `name`.
+    private mutating func recordMissing(_ name: String, node: Int, op: Int, object: JSONValue,
+                                       extra: SchemaFailure.Segment?) {
+        // `record` appends one step; the member of a member needs two.
+        guard let extra else { return record(.missing, node: node, op: op, value: object, extra: .key(name)) }
+        path.append(extra)
+        record(.missing, node: node, op: op, value: object, extra: .key(name))
+        path.removeLast()
     }
 
     /// JSON Schema equality: numbers by value (`1 == 1.0`), booleans never equal to numbers, containers

@@ -1,119 +1,183 @@
 extension SchemaEvaluator {
     /// Runs (or resumes) the branches of a `oneOf` (exactly one must admit the instance) or `anyOf` (at
-    /// least one), then concludes. See `BranchRank` for which failed branch's failures are kept.
-    mutating func runUnion(_ branches: [Int], isOneOf: Bool, top: Int) {
-        if frames[top].step == 0 { frames[top].union = UnionState(failureStart: failures.count) }
-        while frames[top].step < branches.count {
-            let matches = frames[top].union.matches
-            if isOneOf ? matches > 1 : matches > 0 { break }
-            let branch = branches[frames[top].step]
+    /// least one) with a frame per branch, then concludes. See `BranchRank` for which failed branch's
+    /// failures are kept.
+    ///
+    /// While collecting, a union is first checked in the checking mode (a separate evaluator): most
+    /// unions of a failing document admit their instance, and then nothing is collected for them. When
+    /// most checks fail (a document wrong everywhere), unions are collected at once.
+    mutating func runUnion(_ op: CompiledSchema.Op, top: Int) {
+        let isOneOf = op.kind == .oneOf
+        if frames[top].step == 0 {
+            if collecting && precheckNesting < Self.maxPrecheckNesting && (prechecksFailed < 8 || prechecksPassed >= prechecksFailed) {
+                if Self.admits(instances[top], op: op, branches: schema.branches, isOneOf: isOneOf) {
+                    prechecksPassed += 1
+                    return advance(top)
+                }
+                prechecksFailed += 1
+                precheckNesting += 1
+                unions.append(UnionState(failureStart: failures.count, prechecked: true))
+            } else {
+                unions.append(UnionState(failureStart: failures.count))
+            }
+            frames[top].union = Int32(unions.count - 1)
+        }
+        let union = Int(frames[top].union)
+        while frames[top].step < op.b {
+            if isDecided(union, isOneOf: isOneOf) { break }
+            let branch = Int(schema.branches[Int(op.a + frames[top].step)])
             frames[top].step += 1
-            frames[top].union.branchStart = failures.count
-            frames[top].union.evidenceStart = evidence
-            frames[top].union.droppedStart = droppedFailures
-            speculative += 1
-            if LottieSchema.nodes[branch].isLocal {
-                let admitted = checkLocal(frames[top].instance, node: branch, extra: nil)
-                speculative -= 1
-                branchEnded(admitted: admitted, top: top)
+            beginBranch(union)
+            if !collecting && schema.guardExcludes(branch, instances[top]) {
+                endBranch(union, admitted: false, depth: Int(frames[top].pathCount), index: Int(frames[top].step) - 1)
                 continue
             }
-            push(frames[top].instance, node: branch, descending: nil, parent: top)
+            if schema.isLocal[branch] {
+                let admitted = checkLocal(instances[top], node: branch, extra: nil)
+                endBranch(union, admitted: admitted, depth: Int(frames[top].pathCount), index: Int(frames[top].step) - 1)
+                continue
+            }
+            push(instances[top], node: branch, descending: nil)
             return
         }
-        concludeUnion(isOneOf: isOneOf, top: top)
+        let admitted = concludeUnion(union, isOneOf: isOneOf, node: Int(frames[top].node), op: Int(frames[top].op),
+                                     value: instances[top], extra: nil)
+        frames[top].union = -1
+        if !admitted { frames[top].valid = false }
+        advance(top)
     }
 
-    /// Notes the outcome of the branch that just ran (`step - 1`); when collecting, keeps its failures
-    /// only if it is the closest miss so far.
-    mutating func branchEnded(admitted: Bool, top: Int) {
-        let state = frames[top].union
+    /// The same, in place, for branches that are all local; `extra` is the path step to `value`.
+    mutating func checkUnionInPlace(_ op: CompiledSchema.Op, node: Int, index: Int, _ value: JSONValue,
+                                    extra: SchemaFailure.Segment?) -> Bool {
+        unions.append(UnionState(failureStart: failures.count))
+        let union = unions.count - 1
+        let depth = path.count + (extra == nil ? 0 : 1)
+        let isOneOf = op.kind == .oneOf
+        for position in 0..<Int(op.b) {
+            if isDecided(union, isOneOf: isOneOf) { break }
+            beginBranch(union)
+            let admitted = checkLocal(value, node: Int(schema.branches[Int(op.a) + position]), extra: extra)
+            endBranch(union, admitted: admitted, depth: depth, index: position)
+        }
+        return concludeUnion(union, isOneOf: isOneOf, node: node, op: index, value: value, extra: extra)
+    }
+
+    /// Whether the union `op` admits `value`, by evaluators that only check.
+    private static func admits(_ value: JSONValue, op: CompiledSchema.Op, branches: [Int32], isOneOf: Bool) -> Bool {
+        var matches = 0
+        let schema = CompiledSchema.shared
+        for position in 0..<Int(op.b) {
+            let branch = Int(branches[Int(op.a) + position])
+            if schema.guardExcludes(branch, value) { continue }
+            var checker = SchemaEvaluator(collecting: false)
+            if checker.run(value, node: branch) { matches += 1 }
+            if isOneOf ? matches > 1 : matches > 0 { break }
+        }
+        return isOneOf ? matches == 1 : matches > 0
+    }
+
+    /// A `oneOf` with two matches has failed and an `anyOf` with one has passed, whatever comes next.
+    private func isDecided(_ union: Int, isOneOf: Bool) -> Bool {
+        isOneOf ? unions[union].matches > 1 : unions[union].matches > 0
+    }
+
+    private mutating func beginBranch(_ union: Int) {
+        unions[union].branchStart = failures.count
+        unions[union].evidenceStart = evidence
+        unions[union].droppedStart = droppedFailures
+        speculative += 1
+    }
+
+    /// Notes the outcome of branch `index`; when collecting, keeps its failures only if it is the
+    /// closest miss so far. `depth` is the path length of the union's instance.
+    mutating func endBranch(_ union: Int, admitted: Bool, depth: Int, index: Int) {
+        speculative -= 1
+        let state = unions[union]
         if admitted {
-            frames[top].union.matches += 1
+            unions[union].matches += 1
             dropFailures(from: state.branchStart)
             return
         }
         guard collecting else { return }
         let rank = BranchRank(failures: failures[state.branchStart...], dropped: droppedFailures - state.droppedStart,
-                              depth: frames[top].pathCount,
-                              evidence: evidence - state.evidenceStart, index: frames[top].step - 1)
+                              depth: depth, evidence: evidence - state.evidenceStart, index: index)
         if let best = state.best, !(rank < best) {
             dropFailures(from: state.branchStart)
         } else {
             dropFailures(state.failureStart..<state.branchStart)
-            frames[top].union.best = rank
+            unions[union].best = rank
         }
     }
 
-    private mutating func concludeUnion(isOneOf: Bool, top: Int) {
-        let state = frames[top].union
+    /// Whether the union admits the value; when collecting and it does not, leaves the closest branch's
+    /// failures, or one failure for the union itself when no branch came close or several matched.
+    /// Removes the union's state (the last one).
+    private mutating func concludeUnion(_ union: Int, isOneOf: Bool, node: Int, op: Int, value: JSONValue,
+                                        extra: SchemaFailure.Segment?) -> Bool {
+        let state = unions.removeLast()
+        if state.prechecked { precheckNesting -= 1 }
         let admitted = isOneOf ? state.matches == 1 : state.matches >= 1
         if collecting && !admitted {
             let keepBest = state.matches == 0 && state.best?.shallow == false && failures.count > state.failureStart
             if !keepBest {
                 dropFailures(from: state.failureStart)
                 let kind: SchemaFailure.Kind = state.matches > 1 ? .manyMatched(state.matches) : .noneMatched
-                record(kind, node: frames[top].node, op: frames[top].op, value: frames[top].instance)
+                record(kind, node: node, op: op, value: value, extra: extra)
             }
         } else {
             dropFailures(from: state.failureStart)
         }
-        if !admitted { frames[top].valid = false }
         checkBudget()
-        advance(top)
+        return admitted
     }
 
-    /// Ends a `not`: the failures of its subschema never count; the instance fails if it was admitted.
-    mutating func finishNot(admitted: Bool, top: Int) {
-        dropFailures(from: frames[top].union.failureStart)
-        if admitted {
-            frames[top].valid = false
-            record(.negated, node: frames[top].node, op: frames[top].op, value: frames[top].instance)
-        }
-        checkBudget()
-        advance(top)
+    /// Starts evaluating a subschema whose failures never count (`not`, `if`) for frame `top`, in the
+    /// checking mode (restored by `endSubschema`).
+    mutating func beginSubschema(top: Int) {
+        unions.append(UnionState(failureStart: failures.count, savedCollecting: collecting))
+        frames[top].union = Int32(unions.count - 1)
+        collecting = false
     }
 
-    /// Runs (or resumes) `if`/`then`/`else`: step 0 evaluates the condition (its failures never count),
-    /// step 2 the chosen branch; steps 1 and 3 wait for a pushed frame.
-    mutating func runConditional(condition: Int, then: Int?, otherwise: Int?, top: Int) {
-        let instance = frames[top].instance
+    /// Ends it; returns the frame's instance.
+    mutating func endSubschema(top: Int) -> JSONValue {
+        collecting = unions.removeLast().savedCollecting
+        frames[top].union = -1
+        return instances[top]
+    }
+
+    /// Runs (or resumes) `if`/`then`/`else` with frames: step 0 evaluates the condition (step 1 waits for
+    /// its frame); steps 2 (it held) and 4 (it did not) pick the branch; step 3 waits for its frame.
+    mutating func runConditional(_ op: CompiledSchema.Op, top: Int) {
         if frames[top].step == 0 {
-            frames[top].union.failureStart = failures.count
-            speculative += 1
-            if !LottieSchema.nodes[condition].isLocal {
+            beginSubschema(top: top)
+            if !schema.isLocal[Int(op.a)] {
                 frames[top].step = 1
-                push(instance, node: condition, descending: nil, parent: top)
-                return
+                return push(instances[top], node: Int(op.a), descending: nil)
             }
-            let held = checkLocal(instance, node: condition, extra: nil)
-            speculative -= 1
-            conditionEnded(held, top: top)
+            let held = checkLocal(instances[top], node: Int(op.a), extra: nil)
+            _ = endSubschema(top: top)
+            frames[top].step = held ? 2 : 4
         }
-        guard let target = frames[top].union.conditionHeld ? then : otherwise else { return advance(top) }
-        if LottieSchema.nodes[target].isLocal {
-            if !checkLocal(instance, node: target, extra: nil) { frames[top].valid = false }
+        let target = Int(frames[top].step == 2 ? op.b : op.c)
+        guard target >= 0 else { return advance(top) }
+        if schema.isLocal[target] {
+            if !checkLocal(instances[top], node: target, extra: nil) { frames[top].valid = false }
             return advance(top)
         }
         frames[top].step = 3
-        push(instance, node: target, descending: nil, parent: top)
+        push(instances[top], node: target, descending: nil)
     }
 
     /// Takes the result of a frame pushed by `runConditional`.
     mutating func conditionalReceived(_ result: Bool, top: Int) {
         if frames[top].step == 1 {
-            speculative -= 1
-            conditionEnded(result, top: top)
+            _ = endSubschema(top: top)
+            frames[top].step = result ? 2 : 4
         } else {
             if !result { frames[top].valid = false }
             advance(top)
         }
-    }
-
-    private mutating func conditionEnded(_ held: Bool, top: Int) {
-        dropFailures(from: frames[top].union.failureStart)
-        frames[top].union.conditionHeld = held
-        frames[top].step = 2
-        checkBudget()
     }
 }

@@ -4,12 +4,13 @@ struct SchemaNode: Sendable {
     /// short description of what it admits.
     let label: String
     let ops: [SchemaOp]
-    /// `true` when every op is local: the node is checked in place, without a frame of its own.
+    /// `true` when the node never descends into the instance (no `properties`, `additionalProperties` or
+    /// `items`, itself or in the nodes its combinators evaluate): it is checked in place, without a frame.
     let isLocal: Bool
 
-    init(_ label: String, _ ops: [SchemaOp]) {
+    init(_ label: String, local: Bool, _ ops: [SchemaOp]) {
         self.label = label
         self.ops = ops
-        self.isLocal = ops.allSatisfy(\.isLocal)
+        self.isLocal = local
     }
 }

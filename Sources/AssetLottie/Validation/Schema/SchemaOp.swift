@@ -39,14 +39,22 @@ enum SchemaOp: Sendable {
     /// `if` / `then` / `else`.
     case conditional(Int, then: Int?, else: Int?)
 
-    /// `true` for the ops that check the instance without evaluating another node.
-    var isLocal: Bool {
+    /// `true` when the op can run in place on `nodes`: it never descends into the instance, and every
+    /// node it evaluates is local.
+    func runsInPlace(_ nodes: [SchemaNode]) -> Bool {
         switch self {
         case .type, .constant, .enumeration, .minimum, .maximum, .exclusiveMinimum, .exclusiveMaximum,
              .minItems, .maxItems, .pattern, .required:
             return true
-        case .ref, .properties, .additionalProperties, .items, .oneOf, .anyOf, .not, .conditional:
+        case .properties, .additionalProperties, .items:
             return false
+        case .ref(let target), .not(let target):
+            return nodes[target].isLocal
+        case .oneOf(let branches), .anyOf(let branches):
+            return branches.allSatisfy { nodes[$0].isLocal }
+        case .conditional(let condition, let then, let otherwise):
+            return nodes[condition].isLocal && (then.map { nodes[$0].isLocal } ?? true)
+                && (otherwise.map { nodes[$0].isLocal } ?? true)
         }
     }
 }
