@@ -3,23 +3,19 @@ extension SchemaEvaluator {
     /// least one) with a frame per branch, then concludes. See `BranchRank` for which failed branch's
     /// failures are kept.
     ///
-    /// While collecting, a union is first checked in the checking mode (a separate evaluator): most
-    /// unions of a failing document admit their instance, and then nothing is collected for them. When
-    /// most checks fail (a document wrong everywhere), unions are collected at once.
+    /// While collecting, a union is first run in the checking mode: most unions of a failing document
+    /// admit their instance, and then nothing is collected for them; a failing one runs again,
+    /// collecting. When most checks fail (a document wrong everywhere), unions are collected at once.
     mutating func runUnion(_ op: CompiledSchema.Op, top: Int) {
         let isOneOf = op.kind == .oneOf
-        if frames[top].step == 0 {
+        if frames[top].union < 0 {
+            var state = UnionState(failureStart: failures.count)
             if collecting && precheckNesting < Self.maxPrecheckNesting && (prechecksFailed < 8 || prechecksPassed >= prechecksFailed) {
-                if Self.admits(instances[top], op: op, branches: schema.branches, isOneOf: isOneOf) {
-                    prechecksPassed += 1
-                    return advance(top)
-                }
-                prechecksFailed += 1
-                precheckNesting += 1
-                unions.append(UnionState(failureStart: failures.count, prechecked: true))
-            } else {
-                unions.append(UnionState(failureStart: failures.count))
+                state.checkingFirst = true
+                state.savedCollecting = true
+                collecting = false
             }
+            unions.append(state)
             frames[top].union = Int32(unions.count - 1)
         }
         let union = Int(frames[top].union)
@@ -38,6 +34,22 @@ extension SchemaEvaluator {
                 continue
             }
             push(instances[top], node: branch, descending: nil)
+            return
+        }
+        if unions[union].checkingFirst {
+            // The check is done: an admitted union needs nothing collected; a failing one runs again.
+            collecting = true
+            let matches = unions[union].matches
+            if isOneOf ? matches == 1 : matches >= 1 {
+                prechecksPassed += 1
+                unions.removeLast()
+                frames[top].union = -1
+                return advance(top)
+            }
+            prechecksFailed += 1
+            precheckNesting += 1
+            unions[union] = UnionState(failureStart: failures.count, prechecked: true)
+            frames[top].step = 0
             return
         }
         let admitted = concludeUnion(union, isOneOf: isOneOf, node: Int(frames[top].node), op: Int(frames[top].op),
@@ -61,20 +73,6 @@ extension SchemaEvaluator {
             endBranch(union, admitted: admitted, depth: depth, index: position)
         }
         return concludeUnion(union, isOneOf: isOneOf, node: node, op: index, value: value, extra: extra)
-    }
-
-    /// Whether the union `op` admits `value`, by evaluators that only check.
-    private static func admits(_ value: JSONValue, op: CompiledSchema.Op, branches: [Int32], isOneOf: Bool) -> Bool {
-        var matches = 0
-        let schema = CompiledSchema.shared
-        for position in 0..<Int(op.b) {
-            let branch = Int(branches[Int(op.a) + position])
-            if schema.guardExcludes(branch, value) { continue }
-            var checker = SchemaEvaluator(collecting: false)
-            if checker.run(value, node: branch) { matches += 1 }
-            if isOneOf ? matches > 1 : matches > 0 { break }
-        }
-        return isOneOf ? matches == 1 : matches > 0
     }
 
     /// A `oneOf` with two matches has failed and an `anyOf` with one has passed, whatever comes next.

@@ -33,9 +33,11 @@ struct SchemaEvaluator {
         var droppedStart = 0
         var matches = 0
         var best: BranchRank?
+        /// Running in the checking mode first (see `runUnion`).
+        var checkingFirst = false
         /// Checked first and found failing (counted in `precheckNesting` until it concludes).
         var prechecked = false
-        /// For a `not` or `if` running in the checking mode: the mode to restore.
+        /// For a `not` or `if`, or a union checked first, running in the checking mode: the mode to restore.
         var savedCollecting = false
     }
 
