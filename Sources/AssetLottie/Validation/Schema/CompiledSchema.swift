@@ -13,7 +13,7 @@ struct CompiledSchema: Sendable {
     /// limits (number), `minItems`/`maxItems` (count), `pattern` (index), `required` (names start, count),
     /// `ref`/`not`/`items` (node), `properties` (entries start, count), `additionalProperties` (node,
     /// declared start, count), `oneOf`/`anyOf` (branches start, count), `conditional` (if, then, else; -1
-    /// when absent). `inPlace`: never descends and evaluates only local nodes.
+    /// when absent). `inPlace`: every node it evaluates is local.
     struct Op: Sendable {
         var kind: Kind
         var inPlace: Bool
@@ -104,14 +104,14 @@ struct CompiledSchema: Sendable {
             return Op(kind: .required, inPlace: true, a: Int32(names.count - required.count), b: Int32(required.count))
         case .ref(let target): return Op(kind: .ref, inPlace: inPlace, a: Int32(target))
         case .not(let target): return Op(kind: .not, inPlace: inPlace, a: Int32(target))
-        case .items(let target): return Op(kind: .items, inPlace: false, a: Int32(target))
+        case .items(let target): return Op(kind: .items, inPlace: inPlace, a: Int32(target))
         case .properties(let entries):
             entryNames += entries.map(\.name)
             entryNodes += entries.map { Int32($0.node) }
-            return Op(kind: .properties, inPlace: false, a: Int32(entryNames.count - entries.count), b: Int32(entries.count))
+            return Op(kind: .properties, inPlace: inPlace, a: Int32(entryNames.count - entries.count), b: Int32(entries.count))
         case .additionalProperties(let target, let declared):
             names += declared
-            return Op(kind: .additionalProperties, inPlace: false, a: Int32(target),
+            return Op(kind: .additionalProperties, inPlace: inPlace, a: Int32(target),
                       b: Int32(names.count - declared.count), c: Int32(declared.count))
         case .oneOf(let targets): return list(.oneOf, targets)
         case .anyOf(let targets): return list(.anyOf, targets)

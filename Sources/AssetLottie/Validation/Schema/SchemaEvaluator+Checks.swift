@@ -1,7 +1,7 @@
 extension SchemaEvaluator {
     /// Checks `value` against a local node, in place. `extra` is the path step from the current frame's
-    /// instance to `value`, when they differ. Recursive, but only through the schema's own nesting of
-    /// local nodes (no local node descends into the instance), which the generator keeps acyclic.
+    /// instance to `value`, when they differ. Recursive, but only as deep as the schema below a local
+    /// node goes (none reaches itself again: the generator checks), never as deep as the document.
     mutating func checkLocal(_ value: JSONValue, node: Int, extra: SchemaFailure.Segment?) -> Bool {
         var valid = true
         let start = Int(schema.opStart[node])
@@ -62,10 +62,49 @@ extension SchemaEvaluator {
             let target = Int(held ? op.b : op.c)
             return target < 0 || checkLocal(value, node: target, extra: extra)
         case .properties, .additionalProperties, .items:
-            return true  // never in place: `execute` runs these with frames
+            return checkMembersInPlace(op, value, extra: extra)
         }
         if !passes { record(.check, node: node, op: index, value: value, extra: extra) }
         return passes
+    }
+
+    /// `properties`, `additionalProperties` and `items` of a local node: each member or element against
+    /// its (local) node, with `extra` on the path meanwhile.
+    private mutating func checkMembersInPlace(_ op: CompiledSchema.Op, _ value: JSONValue,
+                                              extra: SchemaFailure.Segment?) -> Bool {
+        if let extra { path.append(extra) }
+        defer { if extra != nil { path.removeLast() } }
+        var valid = true
+        switch (op.kind, value) {
+        case (.properties, .object(let object)):
+            for entry in Int(op.a)..<Int(op.a + op.b) {
+                let name = schema.entryNames[entry]
+                guard let member = Self.member(object, name) else { continue }
+                evidence += 1
+                if !checkLocal(member, node: Int(schema.entryNodes[entry]), extra: .key(name)) {
+                    valid = false
+                    if !collecting { return false }
+                }
+            }
+        case (.additionalProperties, .object(let object)):
+            let declared = schema.names[Int(op.b)..<Int(op.b + op.c)]
+            let members = object.hasDuplicateKeys ? object.uniqueMembers : object.members
+            for member in members where !declared.contains(member.key) {
+                if !checkLocal(member.value, node: Int(op.a), extra: .key(member.key)) {
+                    valid = false
+                    if !collecting { return false }
+                }
+            }
+        case (.items, .array(let elements)):
+            for (position, element) in elements.enumerated()
+            where !checkLocal(element, node: Int(op.a), extra: .index(position)) {
+                valid = false
+                if !collecting { return false }
+            }
+        default:
+            break
+        }
+        return valid
     }
 
     /// Records that `object` (at the current path plus `extra`) lacks member `name`.

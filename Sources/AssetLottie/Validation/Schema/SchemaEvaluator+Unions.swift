@@ -59,17 +59,27 @@ extension SchemaEvaluator {
         advance(top)
     }
 
-    /// The same, in place, for branches that are all local; `extra` is the path step to `value`.
+    /// The same, in place, for branches that are all local; `extra` is the path step to `value`. While
+    /// collecting, checked first in the checking mode too (the recursion is bounded by the schema).
     mutating func checkUnionInPlace(_ op: CompiledSchema.Op, node: Int, index: Int, _ value: JSONValue,
                                     extra: SchemaFailure.Segment?) -> Bool {
+        if collecting && (prechecksFailed < 8 || prechecksPassed >= prechecksFailed) {
+            if checking({ $0.checkUnionInPlace(op, node: node, index: index, value, extra: extra) }) {
+                prechecksPassed += 1
+                return true
+            }
+            prechecksFailed += 1
+        }
         unions.append(UnionState(failureStart: failures.count))
         let union = unions.count - 1
         let depth = path.count + (extra == nil ? 0 : 1)
         let isOneOf = op.kind == .oneOf
         for position in 0..<Int(op.b) {
             if isDecided(union, isOneOf: isOneOf) { break }
+            let branch = Int(schema.branches[Int(op.a) + position])
             beginBranch(union)
-            let admitted = checkLocal(value, node: Int(schema.branches[Int(op.a) + position]), extra: extra)
+            let admitted = !(!collecting && schema.guardExcludes(branch, value))
+                && checkLocal(value, node: branch, extra: extra)
             endBranch(union, admitted: admitted, depth: depth, index: position)
         }
         return concludeUnion(union, isOneOf: isOneOf, node: node, op: index, value: value, extra: extra)

@@ -4,8 +4,9 @@ struct SchemaNode: Sendable {
     /// short description of what it admits.
     let label: String
     let ops: [SchemaOp]
-    /// `true` when the node never descends into the instance (no `properties`, `additionalProperties` or
-    /// `items`, itself or in the nodes its combinators evaluate): it is checked in place, without a frame.
+    /// `true` when nothing the node evaluates (through members, elements or combinators) reaches it again:
+    /// the schema bounds how deep its check goes, and it is checked in place, without frames. Only the
+    /// recursive structures (layers, shapes, assets) are not.
     let isLocal: Bool
 
     init(_ label: String, local: Bool, _ ops: [SchemaOp]) {

@@ -39,16 +39,16 @@ enum SchemaOp: Sendable {
     /// `if` / `then` / `else`.
     case conditional(Int, then: Int?, else: Int?)
 
-    /// `true` when the op can run in place on `nodes`: it never descends into the instance, and every
-    /// node it evaluates is local.
+    /// `true` when the op can run in place on `nodes`: every node it evaluates, against the instance
+    /// or its members and elements, is local.
     func runsInPlace(_ nodes: [SchemaNode]) -> Bool {
         switch self {
         case .type, .constant, .enumeration, .minimum, .maximum, .exclusiveMinimum, .exclusiveMaximum,
              .minItems, .maxItems, .pattern, .required:
             return true
-        case .properties, .additionalProperties, .items:
-            return false
-        case .ref(let target), .not(let target):
+        case .properties(let entries):
+            return entries.allSatisfy { nodes[$0.node].isLocal }
+        case .ref(let target), .not(let target), .items(let target), .additionalProperties(let target, _):
             return nodes[target].isLocal
         case .oneOf(let branches), .anyOf(let branches):
             return branches.allSatisfy { nodes[$0].isLocal }
