@@ -2,9 +2,11 @@ import ArgumentParser
 import AssetLottie
 import Foundation
 
-/// Parses Lottie JSON files in-process in a loop: our byte-level parser into `LottieAnimation`, and
-/// Foundation's `JSONDecoder` into an equivalent Codable model (`LottieBenchmark.CodableAnimation`,
-/// untyped content as a generic JSON enum) and into the typed fields alone (`SkeletonAnimation`).
+/// Parses Lottie JSON files in-process in a loop: our byte-level parser into `LottieAnimation`
+/// (lenient, and strict: parse plus validation against the Lottie 1.0 schema and our checks, where an
+/// invalid file ends in its list of problems), and Foundation's `JSONDecoder` into an equivalent
+/// Codable model (`LottieBenchmark.CodableAnimation`, untyped content as a generic JSON enum) and into
+/// the typed fields alone (`SkeletonAnimation`).
 ///
 /// Each parser runs `--rounds` timed rounds over all files (each round parses every file enough
 /// times to last about `--round-seconds`); the median round's MB/s (10^6 bytes) is reported.
@@ -44,17 +46,21 @@ struct LottieBenchmark: AsyncParsableCommand {
             }
         }
         let oursRate = try measure(inputs) { data in _ = try parser.parse(data) }
+        let strictParser = LottieParser(configuration: .strict)
+        let strictRate = try measure(inputs) { data in _ = try? strictParser.parse(data) }
         let decoderRate = try measure(inputs) { data in _ = try decoder.decode(CodableAnimation.self, from: data) }
         let skeletonRate = try measure(inputs) { data in _ = try decoder.decode(SkeletonAnimation.self, from: data) }
         let bytes = inputs.reduce(0) { $0 + $1.count }
         if tsv {
             print("ours\t\(String(format: "%.1f", oursRate))\t\(bytes)")
+            print("ours-strict\t\(String(format: "%.1f", strictRate))\t\(bytes)")
             print("JSONDecoder\t\(String(format: "%.1f", decoderRate))\t\(bytes)")
             print("JSONDecoder-skeleton\t\(String(format: "%.1f", skeletonRate))\t\(bytes)")
         } else {
             print("| parser | MB/s | ours / this |")
             print("|---|---:|---:|")
             print("| AssetLottie (typed model) | \(String(format: "%.1f", oursRate)) | 1.00 |")
+            print("| AssetLottie, strict (model + Lottie 1.0 schema + checks) | \(String(format: "%.1f", strictRate)) | \(String(format: "%.2f", oursRate / strictRate)) |")
             print("| JSONDecoder (Codable model) | \(String(format: "%.1f", decoderRate)) | \(String(format: "%.2f", oursRate / decoderRate)) |")
             print("| JSONDecoder (typed fields only) | \(String(format: "%.1f", skeletonRate)) | \(String(format: "%.2f", oursRate / skeletonRate)) |")
         }

@@ -49,7 +49,7 @@ public struct LottieParser: Sendable {
         let document = try parseJSON(bytes)
         let animation = try LottieAnimation(json: document, maxLayers: configuration.maxLayers)
         if configuration.strict {
-            let problems = LottieValidator().validate(animation)
+            let problems = LottieValidator().validate(animation, document: document)
             if !problems.isEmpty { throw LottieError.validation(problems) }
         }
         return animation

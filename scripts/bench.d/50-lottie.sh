@@ -32,7 +32,7 @@ printf '%s\n%s\n' "$ours" "$peers" | python3 -c '
 import sys
 rows = [line.split("\t") for line in sys.stdin.read().splitlines() if line.strip()]
 rate = {name: float(value) for name, value, _ in rows}
-label = {"ours": "AssetLottie (typed model)", "JSONDecoder": "Foundation JSONDecoder (Codable model, generic JSON enum for untyped content)",
+label = {"ours": "AssetLottie (typed model)", "ours-strict": "AssetLottie, strict (model + Lottie 1.0 schema + checks)", "JSONDecoder": "Foundation JSONDecoder (Codable model, generic JSON enum for untyped content)",
          "JSONDecoder-skeleton": "Foundation JSONDecoder (typed fields only, untyped content skipped)",
          "json.loads": "Python json.loads (dicts)", "orjson.loads": "orjson.loads (dicts)"}
 ours = rate["ours"]
