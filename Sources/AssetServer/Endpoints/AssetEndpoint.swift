@@ -52,7 +52,7 @@ struct AssetTarget: Sendable {
             }
             self.kind = kind
         } else {
-            self.kind = KindSniffer.kind(ofPath: url) ?? .raw
+            self.kind = CacheKeyMemo.shared.entry(for: url).kind ?? .raw
         }
         self.url = url
         self.cacheKey = CacheKeyMemo.shared.key(for: url)
