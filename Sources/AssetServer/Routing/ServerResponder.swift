@@ -97,7 +97,7 @@ final class ServerResponder: Sendable {
         case .prefetchJob:
             let id = String(incoming.path.dropFirst("/v1/prefetch/".count))
             switch method {
-            case .get, .head: return try PrefetchEndpoint(context: context).status(id: id)
+            case .get, .head: return try PrefetchEndpoint(context: context).status(id: id, incoming: incoming)
             case .delete: return try PrefetchEndpoint(context: context).cancel(id: id)
             default: throw AssetServerError.methodNotAllowed(method.rawValue)
             }
