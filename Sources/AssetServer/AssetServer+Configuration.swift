@@ -55,8 +55,8 @@ extension AssetServer {
         public var maxPrefetchItems: Int
         /// How prefetch jobs run (concurrency, per host, validation). Default: the prefetcher's defaults.
         public var prefetch: Prefetcher.Configuration
-        /// The name sent in the `Server` header and `X-Assetpipe-Node` (a tier node's name). Default
-        /// `assetpipe`.
+        /// The name sent in `X-Assetpipe-Node` (a tier node's name) and `Via`; `Server` carries
+        /// ``AssetStorage/AssetPipelineVersion/productToken``. Default `assetpipe`.
         public var nodeName: String
         /// Where the metrics of `/metrics` are kept: the server's, and the loader's when the manager
         /// was built with ``loaderConfiguration(_:)``. Default: a registry of its own.

@@ -1,4 +1,5 @@
 import AssetPipeline
+import AssetStorage
 import HummingbirdCore
 import Logging
 import NIOCore
@@ -70,7 +71,7 @@ public final class AssetServer: Service, Sendable {
                 maxHeaderBytes: configuration.maxHeaderBytes),
             configuration: ServerConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
-                serverName: configuration.nodeName,
+                serverName: AssetPipelineVersion.productToken,
                 backlog: 1_024,
                 availableConnectionsDelegate: MaximumAvailableConnections(max(1, configuration.maxConnections), logger: logger)),
             onServerRunning: { [port, logger, configuration] channel in

@@ -1,3 +1,4 @@
+import AssetStorage
 import AssetTestSupport
 import Foundation
 import NIOHTTP1
@@ -28,6 +29,9 @@ struct AssetEndpointTests {
             #expect(second.body == Self.png)
             #expect(second.header("X-Assetpipe-Cache") == "memory")
             #expect(harness.origin.requestCount(path: "/a.png") == 1)
+            #expect(harness.origin.requests(path: "/a.png").first?.header("User-Agent") == AssetPipelineVersion.productToken)
+            #expect(first.header("Server") == AssetPipelineVersion.productToken)
+            #expect(second.header("Server") == AssetPipelineVersion.productToken)
             let head = try await harness.send(harness.endpoint("asset", originPath: "/a.png"), method: .HEAD)
             #expect(head.status == 200)
             #expect(head.body.isEmpty)

@@ -41,7 +41,7 @@ final class ServedAsset: Sendable {
             fields[.xCache] = "memory"
             if stored.status == 200 { fields[.acceptRanges] = "bytes" }
             if via { fields[.via] = "1.1 \(nodeName)" }
-            fields[.server] = nodeName
+            fields[.server] = AssetPipelineVersion.productToken
             fields[.xNode] = nodeName
             fields[.contentLength] = String(body.readableBytes)
             return fields

@@ -1,4 +1,5 @@
 import AssetPipeline
+import AssetStorage
 import HTTPTypes
 import HummingbirdCore
 import Logging
@@ -36,7 +37,7 @@ final class ServerResponder: Sendable {
             }
             reply = .error(failure)
         }
-        reply.fields[.server] = configuration.nodeName
+        reply.fields[.server] = AssetPipelineVersion.productToken
         reply.fields[.xNode] = configuration.nodeName
         reply.fields[.contentLength] = String(reply.length)
         let status = reply.status.code
