@@ -152,6 +152,12 @@ struct AssetEndpointTests {
             #expect(answer.body == TestContent.generatedBytes(500_000..<500_010))
             let ranged = harness.origin.requests(path: "/huge.bin").compactMap { $0.header("Range") }
             #expect(ranged == ["bytes=458752-524287"])
+            // known to be large now: the next range goes straight to the chunk store, no whole-body GET first
+            let next = try await harness.send(harness.endpoint("asset", originPath: "/huge.bin"), headers: [("Range", "bytes=900000-900009")])
+            #expect(next.body == TestContent.generatedBytes(900_000..<900_010))
+            let requests = harness.origin.requests(path: "/huge.bin")
+            #expect(requests.filter { $0.header("Range") == nil }.count == 1)
+            #expect(requests.compactMap { $0.header("Range") } == ["bytes=458752-524287", "bytes=851968-917503"])
         }
     }
 

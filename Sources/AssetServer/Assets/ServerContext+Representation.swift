@@ -109,8 +109,10 @@ extension ServerContext {
         }
     }
 
-    /// Drops the hot copies of a cache key from every memory cache.
+    /// Drops the hot copies of a cache key from every memory cache, and forgets that it was too
+    /// large for the loader.
     func dropHotCopies(cacheKey: String) {
+        largeAssets.remove(cacheKey)
         let memoryKey = ServedAsset.memoryKey(for: cacheKey)
         for kind in AssetKind.allCases { manager.memoryCache(for: kind).removeValue(forKey: memoryKey) }
     }

@@ -29,6 +29,13 @@ extension ChunkStore {
         }
     }
 
+    /// Whether this process's view of the store has a record for `key`: a cheap check, with no
+    /// file read (another process's changes show after the next ``record(forKey:)``).
+    public func hasResource(forKey key: String) -> Bool {
+        let hash = CacheKeyHash.fileName(for: key)
+        return state.withLock { $0.resources[hash] != nil }
+    }
+
     /// The file of chunk `index` of version `generation` of `key`, or nil when that chunk of that
     /// version is not whole on disk. Counts as an access, as ``readChunk(forKey:generation:index:range:)``.
     public func openChunk(forKey key: String, generation: UInt64, index: Int) throws -> ChunkFile? {
