@@ -42,15 +42,13 @@ struct HotPath: Sendable {
         let length = hot.body.readableBytes
         let metrics = context.metrics
         let kind = named.kind
-        let endpoint = named.endpoint
+        let series = hot.status == 200 ? named.series : metrics.requestSeries(endpoint: named.endpoint.rawValue, status: hot.status)
         return Answer(
             head: HTTPResponse(status: HTTPResponse.Status(code: hot.status), headerFields: fields),
             body: headOnly || length == 0 ? nil : hot.body,
             finished: {
                 metrics.recordLookup(layer: .memory, kind: kind, hit: true)
-                metrics.recordRequest(
-                    endpoint: endpoint.rawValue, status: hot.status, seconds: (ContinuousClock.now - start).seconds,
-                    bytesSent: headOnly ? 0 : Int64(length), cacheStatus: "memory")
+                metrics.recordRequest(series, seconds: (ContinuousClock.now - start).seconds, bytesSent: headOnly ? 0 : Int64(length))
             })
     }
 
@@ -65,14 +63,18 @@ struct HotPath: Sendable {
             let entry = CacheKeyMemo.shared.entry(for: url)
             let kind = entry.kind ?? .raw
             guard kind != .video else { return nil }
-            return HotTarget(endpoint: .asset, kind: kind, memoryKey: ServedAsset.memoryKey(for: entry.key), proxied: false)
+            return HotTarget(
+                endpoint: .asset, kind: kind, memoryKey: ServedAsset.memoryKey(for: entry.key), proxied: false,
+                series: context.metrics.requestSeries(endpoint: ServerResponder.Endpoint.asset.rawValue, status: 200))
         }
         guard let origin = context.origin, !uri.path.hasPrefix("/v1/"), uri.path != "/metrics", uri.path != "/healthz",
             uri.path != "/readyz"
         else { return nil }
         let url = origin.url(forTarget: target)
         let entry = CacheKeyMemo.shared.entry(for: url)
-        return HotTarget(endpoint: .proxy, kind: entry.kind ?? .raw, memoryKey: ServedAsset.memoryKey(for: entry.key), proxied: true)
+        return HotTarget(
+            endpoint: .proxy, kind: entry.kind ?? .raw, memoryKey: ServedAsset.memoryKey(for: entry.key), proxied: true,
+            series: context.metrics.requestSeries(endpoint: ServerResponder.Endpoint.proxy.rawValue, status: 200))
     }
 
     /// Whether the request asks for more than a fresh whole body: cache directives, conditions,
@@ -95,6 +97,8 @@ struct HotTarget: Sendable {
     let kind: AssetKind
     let memoryKey: String
     let proxied: Bool
+    /// The metrics of a 200 answer to it.
+    let series: ServerMetrics.RequestSeries
 }
 
 /// The hot path's request targets seen last (at most ``capacity``; the set starts again when full),
