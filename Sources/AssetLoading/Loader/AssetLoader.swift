@@ -113,14 +113,14 @@ public final class AssetLoader: Sendable {
             self.logger.debug(
                 "asset loaded",
                 metadata: [
-                    "url": "\(request.url)", "outcome": "\(response.outcome.rawValue)", "status": "\(response.status)",
+                    "url": "\(request.address)", "outcome": "\(response.outcome.rawValue)", "status": "\(response.status)",
                     "bytes": "\(response.size)",
                 ])
             return response
         } catch {
             let failure = LoaderError.mapping(error)
             self.metrics.recordFailure(kind: request.kind, error: failure)
-            self.logger.debug("asset load failed", metadata: ["url": "\(request.url)", "error": "\(failure)"])
+            self.logger.debug("asset load failed", metadata: ["url": "\(request.address)", "error": "\(failure)"])
             throw failure
         }
     }

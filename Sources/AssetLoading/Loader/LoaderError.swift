@@ -69,7 +69,7 @@ public struct LoaderError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let shutdown = LoaderError(.shutdown, "the loader is shut down")
 
     /// The same code with another message and cause.
-    func with(message: String? = nil, underlying: (any Error)? = nil, retryAfter: Duration? = nil) -> LoaderError {
+    package func with(message: String? = nil, underlying: (any Error)? = nil, retryAfter: Duration? = nil) -> LoaderError {
         LoaderError(self.code, message ?? self.message, underlying: underlying ?? self.underlying, retryAfter: retryAfter ?? self.retryAfter)
     }
 

@@ -59,7 +59,7 @@ public final class ImageUtil: Sendable {
         let key = memoryKey(forURL: urlString, options: options)
         // The hit is checked here, not in a callee: one async frame fewer on the hot path.
         if let hit = loads.cached(key, strategy: options.strategy) { return hit.bitmap }
-        return try await load(urlString, memoryKey: key, options: options).bitmap
+        return try await load(url, memoryKey: key, options: options).bitmap
     }
 
     /// As ``image(for:options:)``, with the header the image was decoded from and the decoder's
@@ -68,7 +68,7 @@ public final class ImageUtil: Sendable {
         let urlString = url.absoluteString
         let key = memoryKey(forURL: urlString, options: options)
         if let hit = loads.cached(key, strategy: options.strategy) { return hit }
-        return try await load(urlString, memoryKey: key, options: options)
+        return try await load(url, memoryKey: key, options: options)
     }
 
     /// The bitmap in memory for `url` and `options`, or nil; never loads. Synchronous.
@@ -89,7 +89,7 @@ public final class ImageUtil: Sendable {
     }
 
     /// A miss: the shared load of `memoryKey`, decoded by ``decode(_:options:)``.
-    private func load(_ url: String, memoryKey: String, options: Options) async throws -> DecodedImage {
+    private func load(_ url: URL, memoryKey: String, options: Options) async throws -> DecodedImage {
         let request = MemoizedLoader<DecodedImage>.Request(
             url: url, memoryKey: memoryKey, kind: .image, strategy: options.strategy, cacheKey: options.cacheKey,
             keepInMemory: options.keepInMemory)

@@ -72,7 +72,7 @@ public final class LottieUtil: Sendable {
         let key = memoryKey(forURL: urlString, options: options)
         // The hit is checked here, not in a callee: one async frame fewer on the hot path.
         if let hit = loads.cached(key, strategy: options.strategy) { return hit.primary }
-        return try await load(urlString, memoryKey: key, options: options).primary
+        return try await load(url, memoryKey: key, options: options).primary
     }
 
     /// Every animation at `url` (one for plain JSON and `.tgs`, all of a dotLottie's), with the
@@ -81,7 +81,7 @@ public final class LottieUtil: Sendable {
         let urlString = url.absoluteString
         let key = memoryKey(forURL: urlString, options: options)
         if let hit = loads.cached(key, strategy: options.strategy) { return hit.document }
-        return try await load(urlString, memoryKey: key, options: options).document
+        return try await load(url, memoryKey: key, options: options).document
     }
 
     /// The animation in memory for `url` and `options`, or nil; never loads. Synchronous.
@@ -101,7 +101,7 @@ public final class LottieUtil: Sendable {
 
     /// A miss: the shared load of `memoryKey`, read by ``read(_:options:)``. A `LottieError` other
     /// than `validationFailed` means bad bytes.
-    private func load(_ url: String, memoryKey: String, options: Options) async throws -> Memoized {
+    private func load(_ url: URL, memoryKey: String, options: Options) async throws -> Memoized {
         let request = MemoizedLoader<Memoized>.Request(
             url: url, memoryKey: memoryKey, kind: .lottie, strategy: options.strategy, cacheKey: options.cacheKey,
             keepInMemory: options.keepInMemory)

@@ -21,7 +21,7 @@ public final class PrefetchListFeed: Sendable {
         var readError: String?
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let space = NSCondition()
     private let capacity: Int
     private let fd: Int32
@@ -29,12 +29,22 @@ public final class PrefetchListFeed: Sendable {
 
     /// Starts reading `fd` at once. With `ownsDescriptor` the feed closes it when it reaches the end.
     public init(fileDescriptor fd: Int32, ownsDescriptor: Bool, capacity: Int = 4_096) {
+        self.state = Mutex(State())
         self.fd = fd
         self.ownsDescriptor = ownsDescriptor
         self.capacity = max(1, capacity)
         let thread = Thread { [self] in self.readAll() }
         thread.name = "assetpipe-list"
         thread.start()
+    }
+
+    /// A feed of `items`, already in memory: no reader thread, lines numbered from 1 in their order.
+    public init(items: [PrefetchItem]) {
+        let lines = items.enumerated().map { Line(number: $0.offset + 1, text: $0.element.line) }
+        self.state = Mutex(State(buffer: Deque(lines), finished: true))
+        self.fd = -1
+        self.ownsDescriptor = false
+        self.capacity = max(1, lines.count)
     }
 
     /// Opens the list at `path` (`-` is standard input).

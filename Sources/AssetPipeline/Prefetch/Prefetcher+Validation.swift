@@ -39,12 +39,12 @@ extension Prefetcher {
     /// ``VideoUtil`` (instead of the whole body into the disk cache) and checks that they start like a
     /// known container; one that does not is dropped from the chunk store.
     func prefetchVideo(_ url: String, line: Int) async throws -> PrefetchResult {
-        let statistics = try await videos.prefetch(url: url, head: configuration.videoPrefix, tail: 0)
-        let head = try await videos.read(url: url, range: 0..<min(16, statistics.totalLength ?? 16))
+        let statistics = try await videos.prefetch(address: url, head: configuration.videoPrefix, tail: 0)
+        let head = try await videos.read(address: url, byteRange: .bounded(0..<min(16, statistics.totalLength ?? 16))).data
         do {
             try Self.checkVideoContainer(Array(head))
         } catch let failure as PrefetchResult.Failure {
-            try await videos.removeCached(url: url)
+            try await videos.removeCached(address: url)
             return .failed(url: url, line: line, kind: .video, status: nil, bytesDownloaded: statistics.bytesFromOrigin, failure)
         }
         return PrefetchResult(

@@ -135,7 +135,7 @@ public final class Prefetcher: Sendable {
             return try await prefetchVideo(url, line: line)
         }
         let requestKind = kind ?? KindSniffer.kind(ofPath: url) ?? .raw
-        let response = try await manager.load(AssetRequest(url: url, kind: requestKind, strategy: configuration.strategy))
+        let response = try await manager.load(AssetRequest(url: try AssetRequest.location(url), kind: requestKind, strategy: configuration.strategy))
         // Without a named kind, the first bytes decide it (and serve the validation after).
         var head: [UInt8]?
         let resolved: AssetKind
@@ -168,7 +168,7 @@ public final class Prefetcher: Sendable {
     /// (`downloaded` on its miss, `cached`, `revalidated`).
     private func warmTier(_ url: String, kind: AssetKind?, line: Int) async throws -> PrefetchResult {
         let requestKind = kind ?? KindSniffer.kind(ofPath: url)
-        let warmed = try await manager.loader.warmTier(url: url, kind: requestKind)
+        let warmed = try await manager.loader.warmTier(for: try AssetRequest.location(url), kind: requestKind)
         let outcome: String
         switch warmed.cacheStatus {
         case "memory", "disk", "chunks": outcome = "cached"
