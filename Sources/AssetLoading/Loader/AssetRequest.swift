@@ -9,7 +9,7 @@ public struct AssetRequest: Sendable {
     }
     /// ``url`` as a string, made once: the form the loader keys, logs and sends.
     package private(set) var address: String
-    /// The kind of asset; it picks the maximum body size. Default ``AssetKind/raw``.
+    /// The kind of asset; it picks the maximum body size. Default `AssetKind.raw`.
     public var kind: AssetKind
     /// The cache key, or nil for the normalized URL (``AssetLoader/defaultCacheKey(for:)``). Supply one
     /// to share an entry between URLs, for example to drop a signed query string.
@@ -31,8 +31,17 @@ public struct AssetRequest: Sendable {
 
     /// Creates a request.
     ///
-    /// - Parameter cacheControl: request cache directives, such as `"max-stale=60"` or `"only-if-cached"`,
-    ///   added to `headers` as a `Cache-Control` field.
+    /// - Parameters:
+    ///   - url: the absolute URL: `http`, `https` or `file`.
+    ///   - kind: the kind of asset; it picks the maximum body size. Default `AssetKind.raw`.
+    ///   - cacheKey: the cache key, or nil (the default) for the normalized URL.
+    ///   - strategy: where the answer may come from. Default ``CacheStrategy/useProtocolCachePolicy``.
+    ///   - headers: request header fields sent to the origin. Default none.
+    ///   - cacheControl: request cache directives, such as `"max-stale=60"` or `"only-if-cached"`,
+    ///     added to `headers` as a `Cache-Control` field. Default none.
+    ///   - followRedirects: whether redirects are followed (see ``followRedirects``). Default true.
+    ///   - acceptsAnyStatus: whether any final status is an answer (see ``acceptsAnyStatus``).
+    ///     Default false.
     public init(
         url: URL,
         kind: AssetKind = .raw,

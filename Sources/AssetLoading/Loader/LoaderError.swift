@@ -120,12 +120,16 @@ public struct LoaderError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The ``shortDescription`` and the message, then the underlying error when there is one:
+    /// `LoaderError.not_found: no such file`.
     public var description: String {
         var text = "LoaderError.\(self.shortDescription): \(self.message)"
         if let underlying { text += " (\(underlying))" }
         return text
     }
 
+    /// Whether two errors have the same code (messages and causes are not compared), so that
+    /// `error == .notFound` tests the code.
     public static func == (lhs: LoaderError, rhs: LoaderError) -> Bool {
         lhs.code == rhs.code
     }

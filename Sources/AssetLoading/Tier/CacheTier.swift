@@ -101,6 +101,8 @@ public enum LoadRoute: Sendable, Hashable, CustomStringConvertible {
     /// The tier failed (unreachable or `5xx`) and the origin answered instead.
     case originAfterTierFailure(reason: String)
 
+    /// `origin`, `tier(<node>)` (`?` when the node did not say) or
+    /// `origin after tier failure (<reason>)`.
     public var description: String {
         switch self {
         case .origin: return "origin"
