@@ -36,13 +36,16 @@ import Foundation
 /// Errors: `CodecError` for bytes that do not decode, `LoaderError` for loads that fail,
 /// `CancellationError` for a caller cancelled while it waited.
 public final class ImageUtil: Sendable {
+    /// The manager whose loader fetches the bytes and whose image memory cache keeps the bitmaps.
     public let manager: AssetsManager
+    /// The decode budget, the input limit and the decode threads.
     public let configuration: Configuration
     /// The in-flight decode budget (its ``ByteBudget/peak`` shows how much decodes held at once).
     public let decodeBudget: ByteBudget
     let loads: MemoizedLoader<DecodedImage>
     let decodes = Atomic<Int>(0)
 
+    /// Creates the util over `manager`'s loader and caches.
     public init(manager: AssetsManager, configuration: Configuration = Configuration()) {
         self.manager = manager
         self.configuration = configuration

@@ -9,7 +9,10 @@ import Synchronization
 public final class PrefetchListFeed: Sendable {
     /// A numbered line, without its line break.
     public struct Line: Sendable {
+        /// The line's number in the list, from 1 (blank and comment lines counted).
         public var number: Int
+        /// The line's text, without the line break; a line over 64 KiB is cut to its first 200 bytes
+        /// and `…`.
         public var text: String
     }
 

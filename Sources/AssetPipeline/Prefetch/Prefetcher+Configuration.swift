@@ -9,7 +9,7 @@ extension Prefetcher {
         public var perHost: Int
         /// Request starts per second at most; nil for no limit. Default nil.
         public var rate: Double?
-        /// How each URL is loaded. Default ``CacheStrategy/useProtocolCachePolicy``.
+        /// How each URL is loaded. Default `CacheStrategy.useProtocolCachePolicy`.
         public var strategy: CacheStrategy
         /// Whether to check what was fetched: images decoded whole, Lottie parsed, the first
         /// ``videoPrefix`` bytes of a video fetched into the chunk store. An item that fails is
@@ -24,6 +24,7 @@ extension Prefetcher {
         /// configuration; ``validate`` does not apply. Default false.
         public var warmsTierOnly: Bool
 
+        /// Creates a configuration; every parameter defaults to the value documented on its property.
         public init(
             concurrency: Int = 8,
             perHost: Int = 4,

@@ -9,10 +9,12 @@ import Synchronization
 /// URL goes through the manager's loader with the configured strategy, so a URL that is cached and
 /// fresh costs no request, and a second run over the same list fetches only what changed.
 /// Duplicates within a run are fetched once. ``stop()`` ends a run early: no new item starts, the
-/// loads in flight are cancelled (the disk cache keeps nothing partial), and ``run(_:onResult:)``
-/// returns the summary with `interrupted` set.
+/// loads in flight are cancelled (the disk cache keeps nothing partial), and
+/// ``run(_:onResult:)-(PrefetchListFeed,_)`` returns the summary with `interrupted` set.
 public final class Prefetcher: Sendable {
+    /// The manager whose loader fetches the items and whose caches keep them.
     public let manager: AssetsManager
+    /// The concurrency, rate, strategy and checks of the runs.
     public let configuration: Configuration
 
     private struct State {
@@ -32,6 +34,7 @@ public final class Prefetcher: Sendable {
     let animations: LottieUtil
     let videos: VideoUtil
 
+    /// Creates a prefetcher over `manager`'s loader and caches.
     public init(manager: AssetsManager, configuration: Configuration = Configuration()) {
         self.manager = manager
         self.configuration = configuration

@@ -7,6 +7,7 @@ extension VideoUtil {
     public struct StoredRange: Sendable {
         /// One chunk's part of the range.
         public struct Piece: Sendable {
+            /// The open chunk file; it stays readable if the chunk is evicted or replaced meanwhile.
             public var file: ChunkStore.ChunkFile
             /// The bytes of the chunk file to send.
             public var bytes: Range<Int>
@@ -14,9 +15,11 @@ extension VideoUtil {
 
         /// What the origin said of the resource (validators, content type, cache directives).
         public var info: ChunkRecord.ResourceInfo
+        /// The resource's total length in bytes.
         public var totalLength: Int64
         /// The bytes of the resource the pieces hold, in order.
         public var range: Range<Int64>
+        /// The chunks' parts of the range, in order; together they cover ``range``.
         public var pieces: [Piece]
     }
 

@@ -5,7 +5,7 @@ import Foundation
 import Logging
 
 /// Byte ranges of large media over HTTP, cached as fixed-size chunks in the manager's
-/// ``ChunkStore``.
+/// `ChunkStore`.
 ///
 /// - Present chunks are read from disk; missing ones are fetched with `Range` requests, a run of
 ///   adjacent missing chunks in one request; readers of a chunk that another read is fetching
@@ -37,12 +37,14 @@ public final class VideoUtil: Sendable {
         /// Header fields sent with every request (authorization, a user agent). Default: none.
         public var requestHeaders: [(String, String)]
 
+        /// Creates a configuration; both parameters default to the values documented on their properties.
         public init(maxChunksPerRequest: Int = 64, requestHeaders: [(String, String)] = []) {
             self.maxChunksPerRequest = maxChunksPerRequest
             self.requestHeaders = requestHeaders
         }
     }
 
+    /// How reads fetch: the request size and the extra header fields.
     public let configuration: Configuration
     let manager: AssetsManager
     let store: ChunkStore
