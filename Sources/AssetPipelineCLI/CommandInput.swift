@@ -55,7 +55,10 @@ enum LocalInput {
 struct CLIFailure: Error {
     var code: String
     var message: String
-    var extra: [String: Any] = [:]
+    /// A Lottie error's problems (JSON path and message each), its path and byte offset.
+    var problems: [[String: String]]?
+    var path: String?
+    var offset: Int?
 
     init(code: String, message: String) {
         self.code = code
@@ -71,9 +74,9 @@ struct CLIFailure: Error {
             self.init(code: error.shortDescription, message: error.message)
         case let error as LottieError:
             self.init(code: error.shortDescription, message: error.message)
-            extra["problems"] = error.problems.map { ["path": $0.path, "message": $0.message] }
-            if let path = error.path { extra["path"] = path }
-            if let offset = error.offset { extra["offset"] = offset }
+            problems = error.problems.map { ["path": $0.path, "message": $0.message] }
+            path = error.path
+            offset = error.offset
         case let error as LoaderError:
             self.init(code: error.shortDescription, message: error.message)
         case let error as StorageError:
@@ -85,6 +88,10 @@ struct CLIFailure: Error {
 
     /// The `error` object of the JSON output.
     var json: [String: Any] {
-        extra.merging(["code": code, "message": message]) { _, new in new }
+        var object: [String: Any] = ["code": code, "message": message]
+        if let problems { object["problems"] = problems }
+        if let path { object["path"] = path }
+        if let offset { object["offset"] = offset }
+        return object
     }
 }

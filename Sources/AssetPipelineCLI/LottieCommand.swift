@@ -34,7 +34,7 @@ struct LottieCommand: AsyncParsableCommand {
             let failure = CLIFailure(error)
             if outputOptions.json { CLIOutput.printJSON(["error": failure.json]) }
             CLIOutput.error("\(input): \(failure.code): \(failure.message)")
-            for problem in failure.extra["problems"] as? [[String: String]] ?? [] {
+            for problem in failure.problems ?? [] {
                 CLIOutput.error("  \(problem["path"] ?? ""): \(problem["message"] ?? "")")
             }
             throw ExitCode.failure

@@ -93,8 +93,9 @@ struct RangeCommand: AsyncParsableCommand {
     private func copy(_ stream: VideoByteStream) async throws -> VideoReadStatistics {
         var handle: FileHandle?
         if let output {
-            FileManager.default.createFile(atPath: output, contents: nil)
-            guard let file = FileHandle(forWritingAtPath: output) else {
+            guard FileManager.default.createFile(atPath: output, contents: nil),
+                let file = FileHandle(forWritingAtPath: output)
+            else {
                 throw StorageError(.io, "cannot open \(output) for writing")
             }
             handle = file
