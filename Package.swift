@@ -64,9 +64,15 @@ let package = Package(
         ),
 
         // MARK: storage
+        .systemLibrary(
+            name: "CXXHash",
+            pkgConfig: "libxxhash",
+            providers: [.apt(["libxxhash-dev"])]
+        ),
         .target(
             name: "AssetStorage",
             dependencies: [
+                "CXXHash",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

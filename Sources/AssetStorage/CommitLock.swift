@@ -9,8 +9,8 @@ import Synchronization
 /// in-process mutex (threads share one open file description, so `flock` alone would not
 /// exclude them) plus an advisory `flock` on `<directory>/.lock` for other processes.
 ///
-/// Held only for the renames and the small metadata writes of a commit or a removal, never
-/// while a body is written, so writers in two processes rarely wait for each other.
+/// Held for the read-modify-write of a `.meta.json` (flushed accesses, a revalidation) and for the
+/// migration of two-file entries; never by a store, a removal or a hit.
 final class CommitLock: Sendable {
     private let fd: Mutex<Int32>
     let path: String
@@ -29,6 +29,15 @@ final class CommitLock: Sendable {
             }
             defer { _ = flock(fd, LOCK_UN) }
             return try body()
+        }
+    }
+
+    /// Opens the lock file again (the directory was made anew after someone removed it).
+    func reopen() throws {
+        let fresh = try POSIX.open(path, O_RDWR | O_CREAT, 0o644)
+        fd.withLock { fd in
+            if fd >= 0 { POSIX.close(fd) }
+            fd = fresh
         }
     }
 

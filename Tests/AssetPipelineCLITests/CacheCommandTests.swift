@@ -60,14 +60,15 @@ struct CacheCommandTests {
     }
 
     @Test func verifyReportsAndRemovesCorruptEntries() throws {
+        // k5's data has a flipped byte; k6's file is cut short (no footer: removed when the cache opens).
         let hash = CacheKeyHash.fileName(for: "k5")
-        let data = dir.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent("\(hash).data")
+        let data = dir.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent("\(hash).entry")
         var bytes = try Data(contentsOf: data)
         bytes[3] ^= 0x55
         try bytes.write(to: data)
-        let metaHash = CacheKeyHash.fileName(for: "k6")
-        let meta = dir.appendingPathComponent(String(metaHash.prefix(2))).appendingPathComponent("\(metaHash).meta.json")
-        try Data("{\"format\":1,".utf8).write(to: meta)
+        let cutHash = CacheKeyHash.fileName(for: "k6")
+        let cut = dir.appendingPathComponent(String(cutHash.prefix(2))).appendingPathComponent("\(cutHash).entry")
+        try Data(try Data(contentsOf: cut).prefix(50)).write(to: cut)
 
         let result = try assetpipe(["cache", "verify", "--cache-dir", dir.path, "--json"])
         #expect(result.status == 1)
