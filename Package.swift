@@ -184,6 +184,11 @@ let package = Package(
             path: "Tests/Workers/DiskCacheWorker"
         ),
         .executableTarget(
+            name: "DiskFaultWorker",
+            dependencies: ["AssetLoading", "AssetStorage", "AssetTestSupport"],
+            path: "Tests/Workers/DiskFaultWorker"
+        ),
+        .executableTarget(
             name: "ChunkStoreWorker",
             dependencies: ["AssetStorage"],
             path: "Tests/Workers/ChunkStoreWorker"

@@ -157,16 +157,23 @@ extension AssetLoader {
         let cache = self.diskCache
         let key = target.cacheKey
         let requestHeaders = target.request.headers
-        let metadata = try await self.runIO { () -> CacheMetadata? in
-            guard let metadata = try cache.metadata(forKey: key), cache.contains(key: key) else { return nil }
-            guard VaryIndex.isIndex(metadata) else { return metadata }
-            cache.touch(key: key)
-            let variant = VaryIndex.variantKey(
-                baseKey: key, fieldNames: VaryIndex.fieldNames(ofIndex: metadata), request: requestHeaders)
-            guard let variantMetadata = try cache.metadata(forKey: variant), cache.contains(key: variant) else { return nil }
-            return variantMetadata
+        let found: CacheMetadata?
+        do {
+            found = try await self.runIO { () -> CacheMetadata? in
+                guard let metadata = try cache.metadata(forKey: key), cache.contains(key: key) else { return nil }
+                guard VaryIndex.isIndex(metadata) else { return metadata }
+                cache.touch(key: key)
+                let variant = VaryIndex.variantKey(
+                    baseKey: key, fieldNames: VaryIndex.fieldNames(ofIndex: metadata), request: requestHeaders)
+                guard let variantMetadata = try cache.metadata(forKey: variant), cache.contains(key: variant) else { return nil }
+                return variantMetadata
+            }
+        } catch let error as StorageError where error.code == .io {
+            // A disk that cannot be read (no descriptors left, the directory gone) is a miss, not a failure.
+            self.logger.warning("the disk cache could not be read; treating it as a miss", metadata: ["key": "\(key)", "error": "\(error)"])
+            return nil
         }
-        guard let metadata else { return nil }
+        guard let metadata = found else { return nil }
         // a stored 404 or 301 answers only the requests that pass such answers on
         if !target.request.acceptsAnyStatus, let status = metadata.http?.status, status != 200, status != 203 {
             return nil

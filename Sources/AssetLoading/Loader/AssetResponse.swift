@@ -68,6 +68,9 @@ public struct AssetResponse: Sendable {
     /// Which way the network exchange went (origin, tier, origin after a tier failure); nil when the
     /// cache answered alone.
     public var route: LoadRoute? = nil
+    /// Why the body is held in memory although it could have been stored: the disk cache refused it
+    /// (full, read-only, its directory removed, no descriptors left). The load succeeded; nil otherwise.
+    public var storeFailure: StorageError? = nil
 
     /// The disk cache metadata, when the body is a cache entry.
     public var metadata: CacheMetadata? {

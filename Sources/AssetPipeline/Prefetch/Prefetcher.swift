@@ -158,10 +158,12 @@ public final class Prefetcher: Sendable {
         }
         var stored = false
         if case .cacheEntry = response.body { stored = true }
-        return PrefetchResult(
+        var result = PrefetchResult(
             url: url, line: line, outcome: response.outcome.rawValue, kind: resolved, status: response.status,
             bytes: response.size, bytesDownloaded: response.bytesReceived, stored: stored, failure: nil,
             node: response.route?.node)
+        result.storeFailure = response.storeFailure?.description
+        return result
     }
 
     /// Has the tier node that owns `url` fetch and keep it; the outcome is the node's
