@@ -56,10 +56,11 @@ extension DiskCache {
     }
 
     /// The entry's metadata as it stands: its `.meta.json` when that belongs to this commit, else
-    /// what was committed with the data. nil when the entry file is not whole or not `digest`'s.
-    func currentMetadata(_ digest: KeyDigest, fd: Int32, footer: EntryFooter) throws -> CacheMetadata? {
+    /// what was committed with the data. nil when the entry file is not whole or not `digest`'s (when
+    /// the caller knows the key, comparing it spares hashing the stored one).
+    func currentMetadata(_ digest: KeyDigest, fd: Int32, footer: EntryFooter, key: String? = nil) throws -> CacheMetadata? {
         guard let embedded = try Self.readEmbeddedMetadata(fd: fd, footer: footer),
-              KeyDigest(key: embedded.key) == digest
+              key.map({ $0 == embedded.key }) ?? (KeyDigest(key: embedded.key) == digest)
         else { return nil }
         return readSidecar(digest, checksum: embedded.checksum) ?? embedded
     }

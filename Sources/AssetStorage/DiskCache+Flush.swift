@@ -70,7 +70,7 @@ extension DiskCache {
               var meta = try currentMetadata(digest, fd: fd, footer: footer)
         else { return false }
         meta.addAccesses(Int(count), lastAccess: lastAccess)
-        try replaceFile(path(digest, ".meta.json"), meta.jsonBytes)
+        try replaceFile(path(digest, ".meta.json"), beside: digest, meta.jsonBytes)
         return true
     }
 }

@@ -48,7 +48,7 @@ extension DiskCache {
         guard let (fd, stamp) = try openEntry(digest) else { return nil }
         defer { POSIX.close(fd) }
         guard let footer = try Self.readFooter(fd: fd, fileSize: stamp.size),
-              var meta = try currentMetadata(digest, fd: fd, footer: footer), meta.key == key
+              var meta = try currentMetadata(digest, fd: fd, footer: footer, key: key)
         else { return nil }
         state.withLock { state in
             if let record = state.index.record(for: digest), record.identity == footer.checksum.identity {
@@ -94,7 +94,7 @@ extension DiskCache {
         var unverified: EntryFooter?
         if record == nil || !record!.isVerified(stamp) {
             guard let footer = try Self.readFooter(fd: fd, fileSize: stamp.size),
-                  let meta = try currentMetadata(digest, fd: fd, footer: footer), meta.key == key
+                  let meta = try currentMetadata(digest, fd: fd, footer: footer, key: key)
             else {
                 try removeCorrupt(digest, inode: stamp.inode)
                 return nil

@@ -71,6 +71,7 @@ extension DiskCache {
                 case .entry(let digest, _): entries.append(digest)
                 case .sidecar(let digest): others.append(dir + "/" + digest.hex + ".meta.json")
                 case .legacyData(let digest): others.append(dir + "/" + digest.hex + ".data")
+                case .temporary: break  // a writer's, still writing or cleaned when a cache opens
                 }
             }
             for digest in entries {

@@ -17,6 +17,7 @@ extension DiskCache {
         var broken: [(KeyDigest, UInt64)] = []
         var sidecars: [KeyDigest] = []
         var legacy: [KeyDigest] = []
+        var removedTemporaries = 0
     }
 
     /// Builds the index from the directory, taking unchanged files' records from `previous` (the
@@ -48,6 +49,7 @@ extension DiskCache {
             for digest in part.matched { index.update(digest) { $0.seen = true } }
         }
         report.fromSnapshot = parts.reduce(0) { $0 + $1.matched.count }
+        report.removedTemporaries += parts.reduce(0) { $0 + $1.removedTemporaries }
         var gone: [KeyDigest] = []
         index.forEach { if !$0.seen { gone.append($0.digest) } }
         for digest in gone { index.remove(digest) }
@@ -107,6 +109,8 @@ extension DiskCache {
                 findings.sidecars.append(digest)
             case .legacyData(let digest):
                 findings.legacy.append(digest)
+            case .temporary(let name):
+                if try removeIfStale(temporary: dir + "/" + name) { findings.removedTemporaries += 1 }
             }
         }
         for digest in unknown {
@@ -134,16 +138,19 @@ extension DiskCache {
         return try POSIX.unlink(path(digest, ".meta.json"))
     }
 
-    /// Temporary files are named `<pid>-<n>-<random>.tmp`; those of processes that are gone, or older
-    /// than a day, are removed.
+    /// Temporary files (in `tmp/` and in the shard folders) are named `<pid>-...tmp`; those of
+    /// processes that are gone, or older than a day, are removed.
     private func cleanTemporaries(_ report: inout OpenReport) throws {
-        let dayAgo = clock.now.timeIntervalSince1970 - 86_400
-        for name in try POSIX.listDirectory(tmpDir) {
-            let path = tmpDir + "/" + name
-            let pid = Int32(name.prefix { $0 != "-" }) ?? 0
-            var stale = !POSIX.processIsAlive(pid)
-            if !stale, let st = try POSIX.stat(path), Double(st.st_mtim.tv_sec) < dayAgo { stale = true }
-            if stale, try POSIX.unlink(path) { report.removedTemporaries += 1 }
+        for name in try POSIX.listDirectory(tmpDir) where try removeIfStale(temporary: tmpDir + "/" + name) {
+            report.removedTemporaries += 1
         }
+    }
+
+    private func removeIfStale(temporary path: String) throws -> Bool {
+        let name = path.split(separator: "/").last ?? ""
+        let pid = Int32(name.prefix { $0 != "-" }) ?? 0
+        var stale = !POSIX.processIsAlive(pid)
+        if !stale, let st = try POSIX.stat(path), Double(st.st_mtim.tv_sec) < clock.now.timeIntervalSince1970 - 86_400 { stale = true }
+        return try stale && POSIX.unlink(path)
     }
 }

@@ -52,21 +52,23 @@ extension DiskCache {
         try Self.validate(key: key)
         try checkOpen()
         let limit = min(maxBytes ?? configuration.maxBytes, configuration.maxBytes)
-        var path = temporaryPath()
+        let digest = KeyDigest(key: key)
+        var path = temporaryPath(beside: digest)
         let fd: Int32
         do {
             do {
                 fd = try POSIX.open(path, O_RDWR | O_CREAT | O_EXCL, 0o644)
             } catch let error as StorageError where error.errno == ENOENT {
-                try restoreFolders(shardOf: nil)
-                path = temporaryPath()
+                // The shard folder does not exist yet, or someone removed the directory.
+                try restoreFolders(shardOf: digest)
+                path = temporaryPath(beside: digest)
                 fd = try POSIX.open(path, O_RDWR | O_CREAT | O_EXCL, 0o644)
             }
         } catch {
             countFailedStore()
             throw error
         }
-        return Writer(cache: self, key: key, path: path, fd: fd, limit: limit)
+        return Writer(cache: self, key: key, digest: digest, path: path, fd: fd, limit: limit)
     }
 
     func countFailedStore() {
@@ -107,11 +109,12 @@ extension DiskCache {
         }
     }
 
-    /// Replaces the file at `path` whole: written to a temporary file, then renamed over it, so
-    /// a reader sees the old bytes or the new, never a mix. Returns the new file's stamp.
+    /// Replaces the file at `path` (in the shard folder of `digest`) whole: written to a temporary
+    /// file beside it, then renamed over it, so a reader sees the old bytes or the new, never a mix.
+    /// Returns the new file's stamp.
     @discardableResult
-    func replaceFile(_ path: String, _ bytes: [UInt8]) throws -> FileStamp {
-        let temp = temporaryPath()
+    func replaceFile(_ path: String, beside digest: KeyDigest, _ bytes: [UInt8]) throws -> FileStamp {
+        let temp = temporaryPath(beside: digest)
         do {
             let stamp = try writeFile(temp, bytes)
             try POSIX.rename(temp, path)
@@ -141,7 +144,7 @@ extension DiskCache {
             meta.key = key
             meta.size = size
             meta.checksum = checksum
-            try replaceFile(path(digest, ".meta.json"), meta.jsonBytes)
+            try replaceFile(path(digest, ".meta.json"), beside: digest, meta.jsonBytes)
             state.withLock { state in
                 var record = IndexRecord(digest: digest, footer: footer, inode: stamp.inode, lastAccess: meta.lastAccessTime.timeIntervalSince1970)
                 record.expiration = meta.expirationDate?.timeIntervalSince1970

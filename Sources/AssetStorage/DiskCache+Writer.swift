@@ -28,10 +28,10 @@ extension DiskCache {
         private let lock = NSLock()
         private var progressState: Progress
 
-        init(cache: DiskCache, key: String, path: String, fd: Int32, limit: Int64) {
+        init(cache: DiskCache, key: String, digest: KeyDigest, path: String, fd: Int32, limit: Int64) {
             self.cache = cache
             self.key = key
-            self.digest = KeyDigest(key: key)
+            self.digest = digest
             self.path = path
             self.limit = limit
             progressState = Progress(fd: fd)
@@ -65,22 +65,46 @@ extension DiskCache {
             try bytes.withUnsafeBytes { try append($0) }
         }
 
+        /// Appends several pieces in order with one `writev`; see ``append(_:)-(UnsafeRawBufferPointer)``.
+        public func append(contentsOf pieces: [UnsafeRawBufferPointer]) throws {
+            try withProgress { p in
+                try checkWritable(p)
+                let count = pieces.reduce(0) { $0 + $1.count }
+                try checkLimit(&p, adding: count)
+                do {
+                    try POSIX.writevAll(p.fd, pieces, path)
+                } catch {
+                    fail(&p)
+                    throw error
+                }
+                for piece in pieces { p.hasher.update(piece) }
+                p.size += Int64(count)
+            }
+        }
+
         /// Makes the written bytes, and `finalPiece` after them, the entry for ``key``, replacing any
         /// entry, and returns its metadata. `expectedSize`, when given, must equal the whole body (a
         /// short body is not committed). The last piece, the metadata and the footer go out in one
         /// `writev`: a body that arrives whole costs one open, one write, an `fstat`, a close and a rename.
         @discardableResult
         public func commit(_ info: EntryInfo, expectedSize: Int64? = nil, finalPiece: UnsafeRawBufferPointer? = nil) throws -> CacheMetadata {
+            try commit(info, expectedSize: expectedSize, finalPieces: finalPiece.map { [$0] } ?? [])
+        }
+
+        /// ``commit(_:expectedSize:finalPiece:)`` with the last bytes in several pieces (one `writev`
+        /// still: the pieces, the metadata and the footer).
+        @discardableResult
+        public func commit(_ info: EntryInfo, expectedSize: Int64? = nil, finalPieces: [UnsafeRawBufferPointer]) throws -> CacheMetadata {
             try withProgress { p -> CacheMetadata in
                 try checkWritable(p)
-                let piece = finalPiece ?? UnsafeRawBufferPointer(start: nil, count: 0)
-                try checkLimit(&p, adding: piece.count)
-                let size = p.size + Int64(piece.count)
+                let pieceCount = finalPieces.reduce(0) { $0 + $1.count }
+                try checkLimit(&p, adding: pieceCount)
+                let size = p.size + Int64(pieceCount)
                 if let expectedSize, expectedSize != size {
                     finish(&p, remove: true)
                     throw StorageError(.corrupt, "\(key): \(size) bytes written, \(expectedSize) expected")
                 }
-                p.hasher.update(piece)
+                for piece in finalPieces { p.hasher.update(piece) }
                 let checksum = p.hasher.finalize()
                 let now = cache.clock.now
                 let metadata = CacheMetadata(
@@ -97,7 +121,7 @@ extension DiskCache {
                 do {
                     try json.withUnsafeBytes { jsonBytes in
                         try footer.bytes.withUnsafeBytes { footerBytes in
-                            try POSIX.writevAll(p.fd, [piece, jsonBytes, footerBytes], path)
+                            try POSIX.writevAll(p.fd, finalPieces + [jsonBytes, footerBytes], path)
                         }
                     }
                     if cache.configuration.durability == .powerLoss { try POSIX.fsync(p.fd, path) }

@@ -49,6 +49,9 @@ public final class DiskCache: Sendable {
     let commitLock: CommitLock
     let state: Mutex<State>
     let temporaryCounter = Atomic<Int>(0)
+    /// `<pid>-<random>`: the start of this cache's temporary file names, made once (a name costs no
+    /// system call).
+    let temporaryTag = "\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
     /// Mirrors `state.closed` for ``checkOpen()``, which every call makes: an atomic load instead of
     /// taking the state lock that the hits, the writes and the flusher contend for.
     let isClosed = Atomic<Bool>(false)
@@ -111,10 +114,18 @@ public final class DiskCache: Sendable {
         root + "/" + Self.shardNames[digest.shard]
     }
 
-    /// A new unique temporary file path: `tmp/<pid>-<n>-<random>.tmp`.
+    /// A new unique temporary file path: `tmp/<pid>-<random>-<n>.tmp`.
     func temporaryPath() -> String {
         let n = temporaryCounter.wrappingAdd(1, ordering: .relaxed).newValue
-        return "\(tmpDir)/\(getpid())-\(n)-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        return "\(tmpDir)/\(temporaryTag)-\(n).tmp"
+    }
+
+    /// A new unique temporary file path in the shard folder of `digest`, `ab/<pid>-<random>-<n>.tmp`:
+    /// renamed to its entry within one folder, which locks one directory, where a rename from `tmp/`
+    /// locks two and the file system's rename lock (concurrent stores waited on it).
+    func temporaryPath(beside digest: KeyDigest) -> String {
+        let n = temporaryCounter.wrappingAdd(1, ordering: .relaxed).newValue
+        return "\(root)/\(Self.shardNames[digest.shard])/\(temporaryTag)-\(n).tmp"
     }
 
     /// Makes the cache's folders again after someone removed them (the root, `tmp/`, a shard) and

@@ -12,6 +12,8 @@ enum ShardName {
     case sidecar(KeyDigest)
     /// `<hash>.data` of the two-file layout.
     case legacyData(KeyDigest)
+    /// `<pid>-<random>-<n>.tmp`: a writer's temporary file.
+    case temporary(String)
 }
 
 extension POSIX {
@@ -28,6 +30,10 @@ extension POSIX {
         while let entry = readdir(dir) {
             let name = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: UInt8.self)
             let length = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
+            if length > 4, length < 64, UnsafeBufferPointer(start: name + length - 4, count: 4).elementsEqual(".tmp".utf8) {
+                try body(.temporary(String(cString: UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))))
+                continue
+            }
             guard length >= 69, let digest = parseDigest(name) else { continue }
             let suffix = UnsafeBufferPointer(start: name + 64, count: length - 64)
             if suffix.elementsEqual(".entry".utf8) {

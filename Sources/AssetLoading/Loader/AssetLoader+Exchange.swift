@@ -91,6 +91,7 @@ extension AssetLoader {
         let body: AssetResponse.Body
         let received: Int64
         var storeFailure: StorageError?
+        var bodyPrefix: [UInt8]?
         if storagePolicy == .allowed {
             let info = DiskCache.EntryInfo(
                 kind: kind, originalUrlString: target.request.url, contentType: headers["Content-Type"],
@@ -106,7 +107,8 @@ extension AssetLoader {
             switch try await self.streamToCache(
                 response.body, key: key, info: info, limit: limit, expectedSize: contentLength, deadline: deadline)
             {
-            case .stored(let metadata):
+            case .stored(let metadata, let prefix):
+                bodyPrefix = prefix
                 if !varying.isEmpty {
                     let cache = self.diskCache
                     let index = VaryIndex.indexInfo(kind: kind, url: target.request.url, fieldNames: varying, time: responseTime)
@@ -138,11 +140,13 @@ extension AssetLoader {
             headers: headers, body: body, storagePolicy: storagePolicy, size: received, bytesReceived: received, attempts: attempt,
             timings: AssetResponse.Timings(start: start, responseHead: responseTime, end: clock.now), route: sent.route)
         answer.storeFailure = storeFailure
+        answer.bodyPrefix = bodyPrefix
         return .full(answer)
     }
     /// Where a body that could be stored ended up.
     enum Streamed: Sendable {
-        case stored(CacheMetadata)
+        /// Stored, with the body's first ``AssetResponse/bodyPrefixLength`` bytes.
+        case stored(CacheMetadata, prefix: [UInt8])
         /// The disk refused it: the whole body in memory, and why.
         case unstored(Data, StorageError)
     }
@@ -160,29 +164,37 @@ extension AssetLoader {
         var writer: DiskCache.Writer?
         var memory: Data?
         var failure: StorageError?
-        var pending = ByteBuffer()
+        // The chunks as they came (no copy into one buffer): each batch goes out in one `writev`.
+        var pending: [ByteBuffer] = []
+        var pendingBytes = 0
         var total: Int64 = 0
+        var prefix: [UInt8] = []
         do {
             for try await chunk in body {
                 total += Int64(chunk.readableBytes)
                 try Self.check(total: total, limit: limit, expectedSize: expectedSize, deadline: deadline)
+                if prefix.count < AssetResponse.bodyPrefixLength {
+                    prefix += chunk.readableBytesView.prefix(AssetResponse.bodyPrefixLength - prefix.count)
+                }
                 if memory != nil {
                     memory?.append(contentsOf: chunk.readableBytesView)
                     continue
                 }
-                pending.writeImmutableBuffer(chunk)
-                if pending.readableBytes >= Self.writeBatchSize {
+                pending.append(chunk)
+                pendingBytes += chunk.readableBytes
+                if pendingBytes >= Self.writeBatchSize {
                     let batch = pending
-                    pending = ByteBuffer()
+                    pending = []
+                    pendingBytes = 0
                     do {
                         writer = try await self.runIO { [writer] in
                             let open = try writer ?? cache.makeWriter(forKey: key, maxBytes: limit)
-                            try batch.withUnsafeReadableBytes { try open.append($0) }
+                            try Self.withPieces(batch[...], []) { try open.append(contentsOf: $0) }
                             return open
                         }
                     } catch let error as StorageError where error.code == .io {
                         var salvaged = try await self.salvage(writer)
-                        salvaged.append(contentsOf: batch.readableBytesView)
+                        for piece in batch { salvaged.append(contentsOf: piece.readableBytesView) }
                         (memory, failure, writer) = (salvaged, error, nil)
                     }
                 }
@@ -193,14 +205,14 @@ extension AssetLoader {
         }
         let rest = pending
         if var memory, let failure {
-            memory.append(contentsOf: rest.readableBytesView)
+            for piece in rest { memory.append(contentsOf: piece.readableBytesView) }
             return .unstored(memory, failure)
         }
         do {
             let metadata = try await self.runIO { [writer] in
                 let open = try writer ?? cache.makeWriter(forKey: key, maxBytes: limit)
                 do {
-                    return try rest.withUnsafeReadableBytes { try open.commit(info, expectedSize: expectedSize, finalPiece: $0) }
+                    return try Self.withPieces(rest[...], []) { try open.commit(info, expectedSize: expectedSize, finalPieces: $0) }
                 } catch let error as StorageError where error.code == .io {
                     // Kept for the read-back below when it was this closure's own writer.
                     if writer == nil { open.discard() }
@@ -209,15 +221,23 @@ extension AssetLoader {
                     throw LoaderError.truncated.with(message: error.message, underlying: error)
                 }
             }
-            return .stored(metadata)
+            return .stored(metadata, prefix: prefix)
         } catch let error as StorageError where error.code == .io {
             var salvaged = try await self.salvage(writer)
-            salvaged.append(contentsOf: rest.readableBytesView)
+            for piece in rest { salvaged.append(contentsOf: piece.readableBytesView) }
             return .unstored(salvaged, error)
         } catch {
             writer?.discard()
             throw error
         }
+    }
+
+    /// Calls `body` with the readable bytes of every buffer, in order (each valid for the call only).
+    static func withPieces<T>(
+        _ buffers: ArraySlice<ByteBuffer>, _ pieces: [UnsafeRawBufferPointer], _ body: ([UnsafeRawBufferPointer]) throws -> T
+    ) throws -> T {
+        guard let first = buffers.first else { return try body(pieces) }
+        return try first.withUnsafeReadableBytes { try withPieces(buffers.dropFirst(), pieces + [$0], body) }
     }
 
     /// What a writer the disk refused had written (read back from its open file), then discards it;

@@ -160,12 +160,13 @@ extension AssetLoader {
         let found: CacheMetadata?
         do {
             found = try await self.runIO { () -> CacheMetadata? in
-                guard let metadata = try cache.metadata(forKey: key), cache.contains(key: key) else { return nil }
+                // The metadata is read from the entry file itself (its footer checked): a hit here is a whole entry.
+                guard let metadata = try cache.metadata(forKey: key) else { return nil }
                 guard VaryIndex.isIndex(metadata) else { return metadata }
                 cache.touch(key: key)
                 let variant = VaryIndex.variantKey(
                     baseKey: key, fieldNames: VaryIndex.fieldNames(ofIndex: metadata), request: requestHeaders)
-                guard let variantMetadata = try cache.metadata(forKey: variant), cache.contains(key: variant) else { return nil }
+                guard let variantMetadata = try cache.metadata(forKey: variant) else { return nil }
                 return variantMetadata
             }
         } catch let error as StorageError where error.code == .io {

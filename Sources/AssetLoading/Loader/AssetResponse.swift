@@ -71,6 +71,13 @@ public struct AssetResponse: Sendable {
     /// Why the body is held in memory although it could have been stored: the disk cache refused it
     /// (full, read-only, its directory removed, no descriptors left). The load succeeded; nil otherwise.
     public var storeFailure: StorageError? = nil
+    /// The first ``bodyPrefixLength`` bytes of a body this load downloaded into the cache (all of it
+    /// when shorter), kept as they passed so that a caller sniffing the format needs no read; nil for
+    /// answers from the cache and bodies held in memory (read those).
+    public var bodyPrefix: [UInt8]? = nil
+
+    /// How many first bytes ``bodyPrefix`` keeps.
+    public static let bodyPrefixLength = 512
 
     /// The disk cache metadata, when the body is a cache entry.
     public var metadata: CacheMetadata? {

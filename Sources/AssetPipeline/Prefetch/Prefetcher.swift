@@ -187,6 +187,9 @@ public final class Prefetcher: Sendable {
     /// no checksum pass, no recorded access).
     func firstBytes(of response: AssetResponse) async throws -> [UInt8] {
         switch response.body {
+        case .cacheEntry where response.bodyPrefix != nil:
+            // A download: the loader kept the first bytes as they passed, no read needed.
+            return Array((response.bodyPrefix ?? []).prefix(KindSniffer.prefixLength))
         case .cacheEntry(let metadata):
             let disk = manager.diskCache
             return try await manager.runIO { try disk.peek(forKey: metadata.key, count: KindSniffer.prefixLength) } ?? []
