@@ -12,7 +12,8 @@ import Synchronization
 extension DiskCache {
     /// What one shard's listing found, beyond the snapshot's records.
     private struct ShardFindings {
-        var matched: [KeyDigest] = []
+        /// Positions in the known index (4 bytes each, not 32 for a digest: a million entries open).
+        var matched: [Int32] = []
         var fresh: [IndexRecord] = []
         var broken: [(KeyDigest, UInt64)] = []
         var sidecars: [KeyDigest] = []
@@ -25,43 +26,51 @@ extension DiskCache {
     func scanDirectory(previous: CacheIndex?) throws -> (State, OpenReport) {
         var report = OpenReport()
         try cleanTemporaries(&report)
-        let known = previous ?? readSnapshot()
-        let results = Mutex<[ShardFindings]>([])
-        let failure = Mutex<(any Error)?>(nil)
-        let workers = 4
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            var findings = ShardFindings()
-            do {
-                for shard in stride(from: worker, to: Self.shardNames.count, by: workers) {
-                    try scanShard(shard, known: known, into: &findings)
+        // The workers read the known records while the listing runs; the merge then changes the same
+        // index in place (no second copy of a million records while opening).
+        var index = previous ?? readSnapshot()
+        let parts: [ShardFindings]
+        do {
+            let known = index
+            let results = Mutex<[ShardFindings]>([])
+            let failure = Mutex<(any Error)?>(nil)
+            let workers = 4
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                var findings = ShardFindings()
+                do {
+                    for shard in stride(from: worker, to: Self.shardNames.count, by: workers) {
+                        try scanShard(shard, known: known, into: &findings)
+                    }
+                } catch {
+                    failure.withLock { $0 = error }
                 }
-            } catch {
-                failure.withLock { $0 = error }
+                results.withLock { $0.append(findings) }
             }
-            results.withLock { $0.append(findings) }
+            if let error = failure.withLock({ $0 }) { throw error }
+            parts = results.withLock { $0 }
         }
-        if let error = failure.withLock({ $0 }) { throw error }
-        let parts = results.withLock { $0 }
 
-        var index = known
         index.forEachMutable { $0.seen = false }
         for part in parts {
-            for digest in part.matched { index.update(digest) { $0.seen = true } }
+            for position in part.matched { index[Int(position)].seen = true }
         }
         report.fromSnapshot = parts.reduce(0) { $0 + $1.matched.count }
         report.removedTemporaries += parts.reduce(0) { $0 + $1.removedTemporaries }
+        // A file read anew keeps what this process knew of the same commit (a reload's pending touches).
+        var fresh: [IndexRecord] = []
+        for part in parts {
+            for var record in part.fresh {
+                record.inherit(from: index.record(for: record.digest))
+                fresh.append(record)
+            }
+        }
         var gone: [KeyDigest] = []
         index.forEach { if !$0.seen { gone.append($0.digest) } }
         for digest in gone { index.remove(digest) }
-        for part in parts {
-            for var record in part.fresh {
-                record.inherit(from: known.record(for: record.digest))
-                index.insert(record)
-            }
-        }
+        for record in fresh { index.insert(record) }
         index.forEachMutable { $0.seen = false }
         var state = State()
-        state.index = index
+        state.index = consume index
         state.index.forEach { record in
             state.totalBytes += record.size
             state.perKind[record.kind, default: KindTotals()].entries += 1
@@ -99,8 +108,8 @@ extension DiskCache {
         try POSIX.forEachShardName(dir) { name in
             switch name {
             case .entry(let digest, let inode):
-                if let record = known.record(for: digest), record.inode == inode {
-                    findings.matched.append(digest)
+                if let position = known.position(of: digest), known[position].inode == inode {
+                    findings.matched.append(Int32(position))
                 } else {
                     unknown.append(digest)
                 }
