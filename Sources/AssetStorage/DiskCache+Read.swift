@@ -43,6 +43,13 @@ extension DiskCache {
     /// The metadata of the entry for `key`, with accesses not yet flushed counted in; `nil`
     /// when there is none. Does not count as an access.
     public func metadata(forKey key: String) throws -> CacheMetadata? {
+        try metadata(forKey: key, prefixCount: 0)?.metadata
+    }
+
+    /// The metadata of the entry for `key` and up to `prefixCount` first bytes of its data, read
+    /// from the same open file (for sniffing a format; not checked against the checksum, not an
+    /// access); `nil` when there is no entry.
+    public func metadata(forKey key: String, prefixCount: Int) throws -> (metadata: CacheMetadata, prefix: [UInt8])? {
         try checkOpen()
         let digest = KeyDigest(key: key)
         guard let (fd, stamp) = try openEntry(digest) else { return nil }
@@ -59,7 +66,12 @@ extension DiskCache {
                 state.insert(record)
             }
         }
-        return meta
+        var prefix = [UInt8](repeating: 0, count: Int(min(Int64(max(0, prefixCount)), footer.dataSize)))
+        if !prefix.isEmpty {
+            let got = try prefix.withUnsafeMutableBytes { try POSIX.readFully(fd, into: $0, "an entry file") }
+            prefix.removeLast(prefix.count - got)
+        }
+        return (meta, prefix)
     }
 
     /// An open entry file as ``read(key:bodyChecksData:_:)`` hands it over: its data is the first

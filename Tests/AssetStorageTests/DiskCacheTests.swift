@@ -8,6 +8,26 @@ struct DiskCacheTests {
         (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) }
     }
 
+    @Test func metadataComesWithTheFirstBytesOfTheData() throws {
+        let dir = try TemporaryDirectory("disk-prefix")
+        let payload = bytes(3000)
+        do {
+            let cache = try DiskCache(directory: dir.url)
+            _ = try cache.store(payload, forKey: "k", info: DiskCache.EntryInfo(kind: .raw))
+            let (meta, prefix) = try #require(try cache.metadata(forKey: "k", prefixCount: 16))
+            #expect(meta.size == 3000 && prefix == Array(payload.prefix(16)))
+            cache.close()
+        }
+        // A cache opened anew, whose index learns the entry from its file: the same bytes.
+        let cache = try DiskCache(directory: dir.url)
+        #expect(try cache.metadata(forKey: "k", prefixCount: 512)?.prefix == Array(payload.prefix(512)))
+        #expect(try cache.metadata(forKey: "k", prefixCount: 10_000)?.prefix == payload)
+        #expect(try cache.metadata(forKey: "k", prefixCount: 0)?.prefix == [])
+        #expect(try cache.metadata(forKey: "absent", prefixCount: 16) == nil)
+        // Not an access: nothing counted.
+        #expect(try cache.metadata(forKey: "k")?.accessCount == 0)
+    }
+
     @Test func storesAndReadsBackBytesAndMetadata() throws {
         let dir = try TemporaryDirectory("disk")
         let clock = ManualClock(start: Date(timeIntervalSince1970: 1_800_000_000))

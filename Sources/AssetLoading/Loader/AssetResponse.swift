@@ -71,9 +71,10 @@ public struct AssetResponse: Sendable {
     /// Why the body is held in memory although it could have been stored: the disk cache refused it
     /// (full, read-only, its directory removed, no descriptors left). The load succeeded; nil otherwise.
     public var storeFailure: StorageError? = nil
-    /// The first ``bodyPrefixLength`` bytes of a body this load downloaded into the cache (all of it
-    /// when shorter), kept as they passed so that a caller sniffing the format needs no read; nil for
-    /// answers from the cache and bodies held in memory (read those).
+    /// The first ``bodyPrefixLength`` bytes of a cache entry body (all of it when shorter): kept as
+    /// they passed for a download, read with the metadata for an answer from the cache, so that a
+    /// caller sniffing the format needs no read of its own (not checked against the checksum: a hint);
+    /// nil for bodies held in memory and local files (read those).
     public var bodyPrefix: [UInt8]? = nil
 
     /// How many first bytes ``bodyPrefix`` keeps.

@@ -188,7 +188,7 @@ public final class Prefetcher: Sendable {
     func firstBytes(of response: AssetResponse) async throws -> [UInt8] {
         switch response.body {
         case .cacheEntry where response.bodyPrefix != nil:
-            // A download: the loader kept the first bytes as they passed, no read needed.
+            // The loader kept the first bytes (as they passed, or read with the metadata): no read here.
             return Array((response.bodyPrefix ?? []).prefix(KindSniffer.prefixLength))
         case .cacheEntry(let metadata):
             let disk = manager.diskCache
