@@ -210,8 +210,11 @@ public final class Prefetcher: Sendable {
     /// `scheme://authority` of a cache key (a normalized URL, scheme and host already lowercased),
     /// the unit of the per-host limit: cut from the string, not parsed a second time.
     static func origin(ofKey key: String) -> Substring {
-        guard let schemeEnd = key.range(of: "://") else { return key[...] }
-        let rest = key[schemeEnd.upperBound...]
+        let utf8 = key.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
+              utf8[colon...].starts(with: "://".utf8)
+        else { return key[...] }
+        let rest = key[utf8.index(colon, offsetBy: 3)...]
         return key[..<(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? key.endIndex)]
     }
 
