@@ -4,7 +4,8 @@
 //
 //   DiskFaultWorker DIR BASEURL SIZE
 //   load PREFIX FROM TO             load BASEURL/PREFIX/i for i in FROM..<TO, 8 at a time; check every body
-//   load-removing PREFIX FROM TO MS the same, and remove DIR MS milliseconds after they start
+//   load-removing PREFIX FROM TO    the same, and remove DIR as soon as a store's temporary file
+//                                   (`*.tmp`, beside its entry) exists in it: a store cut mid-body
 //   check                           read every key loaded so far from the cache: whole or absent, never torn
 //   fill PATH BYTES                 write a file of zeros (stops quietly when the disk is full)
 //   rm PATH                         remove a file or a directory tree
@@ -28,6 +29,12 @@ let directory = URL(fileURLWithPath: args[1])
 let base = args[2]
 let expected = Data(TestContent.generatedBytes(0..<size))
 
+/// Whether a store's temporary file (`SHARD/*.tmp`) exists under DIR.
+@Sendable func temporaryFileExists() -> Bool {
+    let names = FileManager.default.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? []
+    return names.contains { $0.hasSuffix(".tmp") && !$0.hasPrefix("tmp/") }
+}
+
 func reply(_ object: [String: Any]) {
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
     FileHandle.standardOutput.write(data + Data("\n".utf8))
@@ -41,13 +48,19 @@ do {
     var loadedKeys: [String] = []
     var held: [Int32] = []
 
-    func load(_ prefix: String, _ range: Range<Int>, removeAfter: Duration?) async -> [String: Any] {
+    func load(_ prefix: String, _ range: Range<Int>, removing: Bool) async -> [String: Any] {
         var counts = ["loaded": 0, "correct": 0, "stored": 0, "storeFailures": 0, "failed": 0]
         var errors: [String] = []
         await withTaskGroup(of: (Bool, Bool, Bool, String?).self) { group in
-            if let removeAfter {
+            if removing {
                 group.addTask {
-                    try? await Task.sleep(for: removeAfter)
+                    // Polled every 2 ms: the bodies come in pieces 200 ms apart, so a temporary file
+                    // lives for hundreds of milliseconds before its commit.
+                    // Cancelled when every load is done without one (the test then sees no store failure).
+                    while !temporaryFileExists() {
+                        if Task.isCancelled { return (false, false, false, "removal") }
+                        try? await Task.sleep(for: .milliseconds(2))
+                    }
                     try? FileManager.default.removeItem(at: directory)
                     return (false, false, false, "removal")
                 }
@@ -77,6 +90,7 @@ do {
                 if storeFailed { counts["storeFailures"]! += 1 }
                 if let error { counts["failed"]! += 1; errors.append(error) }
                 if next < range.upperBound { add() }
+                if counts["loaded"]! == range.count { group.cancelAll() }
             }
         }
         for i in range { loadedKeys.append(AssetLoader.defaultCacheKey(for: "\(base)/\(prefix)/\(i)")) }
@@ -91,9 +105,9 @@ do {
         guard let command = words.first else { continue }
         switch command {
         case "load" where words.count == 4:
-            reply(await load(words[1], Int(words[2])!..<Int(words[3])!, removeAfter: nil))
-        case "load-removing" where words.count == 5:
-            reply(await load(words[1], Int(words[2])!..<Int(words[3])!, removeAfter: .milliseconds(Int(words[4])!)))
+            reply(await load(words[1], Int(words[2])!..<Int(words[3])!, removing: false))
+        case "load-removing" where words.count == 4:
+            reply(await load(words[1], Int(words[2])!..<Int(words[3])!, removing: true))
         case "check":
             var whole = 0, absent = 0, torn = 0
             for key in loadedKeys {
