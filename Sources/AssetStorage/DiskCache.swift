@@ -66,7 +66,12 @@ public final class DiskCache: Sendable {
         root = configuration.directory.standardizedFileURL.path
         tmpDir = root + "/tmp"
         clock = configuration.clock
-        try POSIX.mkdirs(tmpDir)
+        do {
+            try POSIX.mkdirs(tmpDir)
+        } catch where POSIX.refusesWrites(error) && (try? POSIX.stat(root)) != nil {
+            // A directory that refuses writes still opens: its entries are served, its stores fail
+            // (counted) until it takes writes again, when a store makes `tmp/` (``restoreFolders(shardOf:)``).
+        }
         commitLock = try CommitLock(path: root + "/.lock")
         rootDescriptor = Atomic(try POSIX.open(root, O_RDONLY | O_DIRECTORY))
         state = Mutex(State())

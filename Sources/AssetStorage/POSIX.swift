@@ -16,6 +16,13 @@ enum POSIX {
         StorageError(.io, "\(what) \(path): \(String(cString: strerror(code)))", errno: code)
     }
 
+    /// Whether `error` says the file system refuses to be written here (a read-only mount, no write
+    /// permission, a folder that cannot be made): a cache opens anyway and serves what it holds.
+    static func refusesWrites(_ error: any Error) -> Bool {
+        guard let error = error as? StorageError, let code = error.errno else { return false }
+        return code == EROFS || code == EACCES || code == EPERM || code == ENOENT
+    }
+
     static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0o644) throws -> Int32 {
         while true {
             let fd = path.withCString { Glibc.open($0, flags | O_CLOEXEC, mode) }
