@@ -65,9 +65,15 @@ let package = Package(
         ),
 
         // MARK: storage
+        .systemLibrary(
+            name: "CXXHash",
+            pkgConfig: "libxxhash",
+            providers: [.apt(["libxxhash-dev"])]
+        ),
         .target(
             name: "AssetStorage",
             dependencies: [
+                "CXXHash",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -181,6 +187,11 @@ let package = Package(
             name: "DiskCacheWorker",
             dependencies: ["AssetStorage"],
             path: "Tests/Workers/DiskCacheWorker"
+        ),
+        .executableTarget(
+            name: "DiskFaultWorker",
+            dependencies: ["AssetLoading", "AssetStorage", "AssetTestSupport"],
+            path: "Tests/Workers/DiskFaultWorker"
         ),
         .executableTarget(
             name: "ChunkStoreWorker",

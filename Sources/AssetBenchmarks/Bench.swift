@@ -14,6 +14,7 @@ struct Bench: AsyncParsableCommand {
             DecodeBenchmark.self,
             DiskCacheBenchmark.self,
             FetchBenchmark.self,
+            FillCacheCommand.self,
             LottieBenchmark.self,
             MemoryCacheBenchmark.self,
             UtilsBenchmark.self,

@@ -2,12 +2,12 @@ import ArgumentParser
 import AssetStorage
 import Foundation
 
-/// `assetpipe cache stats|verify|prune|clear`.
+/// `assetpipe cache stats|show|verify|prune|clear`.
 struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
         abstract: "Inspect and maintain the disk cache.",
-        subcommands: [Stats.self, Verify.self, Prune.self, Clear.self]
+        subcommands: [Stats.self, Show.self, Verify.self, Prune.self, Clear.self]
     )
 
     /// Runs `body` with the opened chunk store, or returns nil when the cache has none; a storage

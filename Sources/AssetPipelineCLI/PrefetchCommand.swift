@@ -138,6 +138,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         text += ", \(summary.failed) failed"
         if summary.duplicates > 0 { text += ", \(summary.duplicates) duplicates skipped" }
         if summary.cancelled > 0 { text += ", \(summary.cancelled) cancelled" }
+        if summary.storeFailures > 0 { text += ", \(summary.storeFailures) not stored: the disk cache refused them" }
         text += "), \(CLIOutput.bytes(summary.bytesDownloaded)) downloaded in "
         text += String(format: "%.2f s", summary.elapsedSeconds)
         if !summary.itemsPerNode.isEmpty {

@@ -4,12 +4,11 @@ import Crypto
 public enum CacheKeyHash {
     /// The 64-character lowercase hex SHA-256 of `key`'s UTF-8 bytes.
     public static func fileName(for key: String) -> String {
-        var key = key
-        return key.withUTF8 { hex(SHA256.hash(data: UnsafeRawBufferPointer($0))) }
+        KeyDigest(key: key).hex
     }
 
     static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        let digits = HexDigits.digits
         var out = [UInt8]()
         out.reserveCapacity(64)
         for byte in digest {

@@ -1,9 +1,10 @@
 import Foundation
 
-/// What the disk cache knows of an entry, stored beside its bytes as `<hash>.meta.json`.
+/// What the disk cache knows of an entry: committed with its bytes in the entry file, and kept in
+/// `<hash>.meta.json` beside it once it changes (access counts, a revalidation's headers).
 ///
-/// The metadata file is the commit record: it is written last, and an entry is served only
-/// when its data agrees with the ``size`` and ``checksum`` here. Dates are ISO 8601 (UTC).
+/// An entry is served only when its data agrees with the ``size`` and ``checksum`` here. The JSON
+/// is the same in both places, compact with keys in a fixed order; dates are ISO 8601 (UTC).
 public struct CacheMetadata: Sendable, Equatable {
     /// The cache key (by default the normalized URL string).
     public var key: String
@@ -25,7 +26,9 @@ public struct CacheMetadata: Sendable, Equatable {
     public var contentType: String?
     /// The kind of the asset; the disk cache counts entries and bytes per kind.
     public var kind: AssetKind
-    /// Lowercase hex SHA-256 of the data.
+    /// The data's checksum, its identity: `xxh128:<32 hex>` (XXH3-128) for entries stored as one
+    /// file, 64 hex digits (SHA-256) for entries stored by the two-file layout. Two entries with the
+    /// same checksum hold the same bytes.
     public var checksum: String
     /// When the storage layer may drop the entry regardless of use (`nil`: only the cache's
     /// own age limit applies). HTTP freshness is not this: a stale entry stays for revalidation.
@@ -152,7 +155,7 @@ extension CacheMetadata {
               let lastAccessTime = date("lastAccessTime"),
               let size = json["size"]?.int64Value, size >= 0,
               let kind = json["kind"]?.stringValue.flatMap(AssetKind.init(rawValue:)),
-              let checksum = json["checksum"]?.stringValue, checksum.utf8.count == 64,
+              let checksum = json["checksum"]?.stringValue, ContentChecksum(string: checksum) != nil,
               let originalUrlString = optString("originalUrlString"),
               let eTag = optString("eTag"), let lastModified = optString("lastModified"),
               let contentType = optString("contentType")

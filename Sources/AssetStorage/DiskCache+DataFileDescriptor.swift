@@ -5,7 +5,8 @@ import Darwin
 #endif
 
 extension DiskCache.DataFile {
-    /// Where the entry's bytes start in the open file (0: the file holds the data alone).
+    /// Where the entry's bytes start in the open file: 0, as an entry file begins with its data
+    /// (its metadata and footer follow it, so a sender takes ``size`` bytes from here, no more).
     public var dataOffset: Int64 { 0 }
 
     /// A new descriptor of the same open file, owned by the caller (who closes it): for sending the

@@ -9,18 +9,53 @@ extension DiskCache {
         public var bytes: Int64 = 0
     }
 
+    /// Which version of an entry file a removal means.
+    enum ExpectedFile {
+        /// The file with this inode.
+        case inode(UInt64)
+        /// Whatever file is there.
+        case any
+    }
+
+    /// Removes the entry file of `digest` (and its `.meta.json`) when it is still the version
+    /// `expected`; returns whether it removed it.
+    ///
+    /// No lock: the file is first renamed aside (atomic: it takes whatever is under the name), then
+    /// looked at; when another process had replaced it meanwhile, it is linked back under its name
+    /// (unless an even newer one has arrived, which then stays), so a removal never takes away a
+    /// commit it did not mean.
+    @discardableResult
+    func removeEntryFile(_ digest: KeyDigest, unlessReplacedSince expected: ExpectedFile) throws -> Bool {
+        let final = path(digest, ".entry")
+        guard case .inode(let inode) = expected else {
+            let removed = try POSIX.unlink(final)
+            _ = try? POSIX.unlink(path(digest, ".meta.json"))
+            return removed
+        }
+        let aside = temporaryPath()
+        do {
+            try POSIX.rename(final, aside)
+        } catch let error as StorageError where error.errno == ENOENT {
+            return false
+        }
+        guard let st = try POSIX.stat(aside), UInt64(st.st_ino) == inode else {
+            _ = try? POSIX.link(aside, final)  // fails when a newer commit is there: it stays
+            _ = try? POSIX.unlink(aside)
+            return false
+        }
+        try POSIX.unlink(aside)
+        _ = try? POSIX.unlink(path(digest, ".meta.json"))
+        return true
+    }
+
     /// Removes the entry for `key`; returns whether there was one.
     @discardableResult
     public func remove(key: String) throws -> Bool {
         try Self.validate(key: key)
         try checkOpen()
-        let hash = CacheKeyHash.fileName(for: key)
-        let removed = try commitLock.withLock {
-            let meta = try POSIX.unlink(metaPath(hash))
-            let data = try POSIX.unlink(dataPath(hash))
-            return meta || data
-        }
-        state.withLock { _ = $0.remove(hash: hash) }
+        let digest = KeyDigest(key: key)
+        let removed = try removeEntryFile(digest, unlessReplacedSince: .any)
+        state.withLock { _ = $0.remove(digest) }
         return removed
     }
 
@@ -29,21 +64,26 @@ extension DiskCache {
     public func removeAll() throws -> RemovalReport {
         try checkOpen()
         var report = RemovalReport()
-        try commitLock.withLock {
-            for shard in Self.shardNames {
-                let dir = root + "/" + shard
-                let names = try POSIX.listDirectory(dir)
-                // Metadata first: an entry is uncommitted before its data goes.
-                for name in names where name.hasSuffix(".meta.json") {
-                    let hash = String(name.dropLast(10))
-                    if let st = try POSIX.stat(dataPath(hash)) { report.bytes += Int64(st.st_size) }
-                    report.entries += 1
-                    try POSIX.unlink(dir + "/" + name)
-                }
-                for name in names where name.hasSuffix(".data") {
-                    try POSIX.unlink(dir + "/" + name)
+        for shard in Self.shardNames {
+            let dir = root + "/" + shard
+            var entries: [KeyDigest] = []
+            var others: [String] = []
+            try POSIX.forEachShardName(dir) { name in
+                switch name {
+                case .entry(let digest, _): entries.append(digest)
+                case .sidecar(let digest): others.append(dir + "/" + digest.hex + ".meta.json")
+                case .legacyData(let digest): others.append(dir + "/" + digest.hex + ".data")
+                case .temporary: break  // a writer's, still writing or cleaned when a cache opens
                 }
             }
+            for digest in entries {
+                if let (fd, stamp) = try openEntry(digest) {
+                    report.bytes += (try? Self.readFooter(fd: fd, fileSize: stamp.size))??.dataSize ?? 0
+                    POSIX.close(fd)
+                }
+                if try POSIX.unlink(path(digest, ".entry")) { report.entries += 1 }
+            }
+            for path in others { try POSIX.unlink(path) }
         }
         state.withLock { $0.removeAllEntries() }
         return report
@@ -54,9 +94,7 @@ extension DiskCache {
     public func removeAll(since date: Date) throws -> RemovalReport {
         try checkOpen()
         let cutoff = date.timeIntervalSince1970
-        let victims = state.withLock { state in
-            state.index.filter { $0.value.created >= cutoff }.map { ($0.key, $0.value) }
-        }
+        let victims = state.withLock { $0.index.filter { $0.created >= cutoff } }
         return try remove(victims)
     }
 
@@ -77,7 +115,7 @@ extension DiskCache {
     func enforceLimits() throws {
         let config = configuration
         let now = clock.now.timeIntervalSince1970
-        let victims = state.withLock { state -> [(String, IndexEntry)] in
+        let victims = state.withLock { state -> [IndexRecord] in
             let overBytes = state.totalBytes > config.maxBytes
             let overCount = state.index.count > config.maxCount
             if !overBytes && !overCount {
@@ -85,7 +123,7 @@ extension DiskCache {
                 // `expirySweepInterval` so that a write stays O(1).
                 guard now - state.lastExpirySweep >= Self.expirySweepInterval(config) else { return [] }
                 state.lastExpirySweep = now
-                return state.index.filter { $0.value.isExpired(now: now, maxAge: config.maxAge) }.map { ($0.key, $0.value) }
+                return state.index.filter { $0.isExpired(now: now, maxAge: config.maxAge) }
             }
             let bytes = overBytes ? config.maxBytes - config.maxBytes / 10 : config.maxBytes
             let count = overCount ? config.maxCount - config.maxCount / 10 : config.maxCount
@@ -105,27 +143,27 @@ extension DiskCache {
     }
 
     /// Expired entries, then the least recently used, until the rest fits.
-    static func victims(in state: State, now: Double, maxBytes: Int64, maxCount: Int, maxAge: TimeInterval?) -> [(String, IndexEntry)] {
-        var victims: [(String, IndexEntry)] = []
+    static func victims(in state: State, now: Double, maxBytes: Int64, maxCount: Int, maxAge: TimeInterval?) -> [IndexRecord] {
+        var victims: [IndexRecord] = []
         var bytes = state.totalBytes
         var count = state.index.count
-        var live: [(String, IndexEntry)] = []
+        var live: [(lastAccess: Double, record: IndexRecord)] = []
         live.reserveCapacity(state.index.count)
-        for (hash, entry) in state.index {
-            if entry.isExpired(now: now, maxAge: maxAge) {
-                victims.append((hash, entry))
-                bytes -= entry.size
+        state.index.forEach { record in
+            if record.isExpired(now: now, maxAge: maxAge) {
+                victims.append(record)
+                bytes -= record.size
                 count -= 1
             } else {
-                live.append((hash, entry))
+                live.append((record.lastAccess, record))
             }
         }
         if bytes > maxBytes || count > maxCount {
-            live.sort { $0.1.lastAccess < $1.1.lastAccess }
+            live.sort { $0.lastAccess < $1.lastAccess }
             for item in live {
                 if bytes <= maxBytes && count <= maxCount { break }
-                victims.append(item)
-                bytes -= item.1.size
+                victims.append(item.record)
+                bytes -= item.record.size
                 count -= 1
             }
         }
@@ -133,21 +171,15 @@ extension DiskCache {
     }
 
     /// Removes the given entries unless another process replaced them meanwhile.
-    func remove(_ victims: [(String, IndexEntry)]) throws -> RemovalReport {
+    func remove(_ victims: [IndexRecord]) throws -> RemovalReport {
         var report = RemovalReport()
-        if victims.isEmpty { return report }
-        try commitLock.withLock {
-            for (hash, entry) in victims {
-                if let meta = try? readMetadataFile(hash: hash), meta.checksum != entry.checksum { continue }
-                try POSIX.unlink(metaPath(hash))
-                try POSIX.unlink(dataPath(hash))
-                report.entries += 1
-                report.bytes += entry.size
-            }
+        for record in victims where try removeEntryFile(record.digest, unlessReplacedSince: .inode(record.inode)) {
+            report.entries += 1
+            report.bytes += record.size
         }
-        state.withLock { state in
-            for (hash, entry) in victims where state.index[hash]?.checksum == entry.checksum {
-                state.remove(hash: hash)
+        if !victims.isEmpty {
+            state.withLock { state in
+                for record in victims { state.remove(record.digest, ifIdentity: record.identity) }
             }
         }
         return report

@@ -19,6 +19,10 @@ extension DiskCache {
         public var misses: Int
         /// Entries removed to keep within the limits, since the cache opened.
         public var evictions: Int
+        /// Stores the disk refused (full, read-only, the directory gone, no descriptors), since open.
+        public var failedStores: Int
+        /// Bytes the index holds in memory (its records and its table).
+        public var indexBytes: Int
     }
 
     /// The entries of one kind and their size.
@@ -39,34 +43,60 @@ extension DiskCache {
             return Statistics(
                 entries: state.index.count, bytes: state.totalBytes, capacity: configuration.maxBytes,
                 maxCount: configuration.maxCount, perKind: perKind, hits: state.hits,
-                misses: state.misses, evictions: state.evictions)
+                misses: state.misses, evictions: state.evictions, failedStores: state.failedStores,
+                indexBytes: state.index.memoryFootprint)
         }
     }
 
     /// Bytes of entry data held (the running total of the index).
     public var totalBytes: Int64 { state.withLock { $0.totalBytes } }
 
-    /// The keys of the entries the index holds.
-    public var keys: [String] { state.withLock { $0.index.values.map(\.key) } }
+    /// The keys of the entries the index holds. The index keeps no keys: each is read from its
+    /// entry file (an open and a read per entry), so this is for tools and tests, not hot paths.
+    public var keys: [String] {
+        let digests = state.withLock { state in state.index.filter { _ in true }.map(\.digest) }
+        return digests.compactMap { digest in
+            guard let (fd, stamp) = try? openEntry(digest) else { return nil }
+            defer { POSIX.close(fd) }
+            guard let footer = (try? Self.readFooter(fd: fd, fileSize: stamp.size)) ?? nil else { return nil }
+            return (try? Self.readEmbeddedMetadata(fd: fd, footer: footer))??.key
+        }
+    }
+
+    /// The metadata of the entry whose file name (its key's SHA-256 in hex) is `hash`, with
+    /// accesses not yet flushed counted in; nil when there is none. For `assetpipe cache show HASH`.
+    public func metadata(forHash hash: String) throws -> CacheMetadata? {
+        try checkOpen()
+        guard let digest = KeyDigest(hex: hash.lowercased()) else {
+            throw StorageError(.invalidArgument, "\(hash) is not a 64-digit hex SHA-256")
+        }
+        guard let (fd, stamp) = try openEntry(digest) else { return nil }
+        defer { POSIX.close(fd) }
+        guard let footer = try Self.readFooter(fd: fd, fileSize: stamp.size),
+              var meta = try currentMetadata(digest, fd: fd, footer: footer)
+        else { return nil }
+        state.withLock { state in
+            if let record = state.index.record(for: digest), record.identity == footer.checksum.identity {
+                meta.addAccesses(Int(record.pendingAccesses), lastAccess: record.lastAccess)
+            }
+        }
+        return meta
+    }
 
     /// Rebuilds the index from the directory, picking up what other processes stored or removed.
     @discardableResult
     public func reloadIndex() throws -> OpenReport {
         try checkOpen()
-        let (scanned, report) = try scanDirectory()
+        let current = state.withLock { $0.index }
+        let (scanned, report) = try scanDirectory(previous: current)
         state.withLock { state in
-            let (hits, misses, evictions) = (state.hits, state.misses, state.evictions)
             var next = scanned
-            for (hash, old) in state.index {
-                guard var entry = next.index[hash], entry.checksum == old.checksum else { continue }
-                entry.inherit(from: old)
-                next.index[hash] = entry
-                if entry.pendingAccesses > 0 { next.pendingFlush.insert(hash) }
-            }
             next.pendingTouches = state.pendingTouches
-            next.hits = hits
-            next.misses = misses
-            next.evictions = evictions
+            next.hits = state.hits
+            next.misses = state.misses
+            next.evictions = state.evictions
+            next.failedStores = state.failedStores
+            next.lastExpirySweep = state.lastExpirySweep
             state = next
         }
         return report

@@ -5,43 +5,60 @@ extension DiskCache {
     public struct VerifyReport: Sendable, Equatable {
         /// Entries whose data was re-read.
         public var checked = 0
-        /// Entries whose data was missing, of the wrong size, or failed its checksum.
+        /// Entries whose file was missing, not whole, or whose data failed its checksum.
         public var corrupt = 0
         /// Corrupt entries removed (all of them, unless another process replaced one meanwhile).
         public var removed = 0
-        /// One line per corrupt entry: its key and what was wrong.
+        /// One line per corrupt entry: its key (its hash when the key cannot be read) and what was wrong.
         public var problems: [String] = []
     }
 
-    /// Re-reads every entry's data and checks its size and SHA-256 against its metadata; removes
-    /// the entries that fail. Entries another process stores meanwhile may be missed.
+    /// Re-reads every entry's data and checks its footer, metadata and checksum; removes the entries
+    /// that fail. Entries another process stores meanwhile may be missed.
     public func verify() throws -> VerifyReport {
         try checkOpen()
         var report = VerifyReport()
-        let entries = state.withLock { $0.index.map { ($0.key, $0.value) } }
-        for (hash, entry) in entries {
+        let records = state.withLock { $0.index.filter { _ in true } }
+        for record in records {
             report.checked += 1
-            let path = dataPath(hash)
             var problem: String?
-            if let fd = try POSIX.openIfExists(path) {
+            var missing = false
+            var name = record.digest.hex
+            var inode = record.inode
+            if let (fd, stamp) = try openEntry(record.digest) {
                 defer { POSIX.close(fd) }
-                let st = try POSIX.fstat(fd, path)
-                if Int64(st.st_size) != entry.size {
-                    problem = "size \(st.st_size), metadata says \(entry.size)"
-                } else if try checksum(fd: fd, size: entry.size, path: path) != entry.checksum {
-                    problem = "checksum mismatch"
-                } else {
-                    state.withLock { state in
-                        if state.index[hash]?.checksum == entry.checksum { state.index[hash]?.verified = FileStamp(st) }
+                inode = stamp.inode
+                if let footer = try Self.readFooter(fd: fd, fileSize: stamp.size) {
+                    let meta = try Self.readEmbeddedMetadata(fd: fd, footer: footer)
+                    if let meta { name = meta.key }
+                    if meta == nil || KeyDigest(key: meta!.key) != record.digest {
+                        problem = "metadata unreadable"
+                    } else if try checksum(fd: fd, size: footer.dataSize, algorithm: footer.checksum.algorithm) != footer.checksum {
+                        problem = "checksum mismatch"
+                    } else {
+                        state.withLock { state in
+                            state.index.update(record.digest) { r in
+                                if r.identity == footer.checksum.identity { r.markVerified(stamp) }
+                            }
+                        }
                     }
+                } else {
+                    problem = "not whole (size \(stamp.size), no valid footer)"
                 }
             } else {
-                problem = "data file missing"
+                problem = "entry file missing"
+                missing = true
             }
             if let problem {
                 report.corrupt += 1
-                report.problems.append("\(entry.key): \(problem)")
-                if try removeCorrupt(hash: hash, checksum: entry.checksum) { report.removed += 1 }
+                report.problems.append("\(name): \(problem)")
+                if missing {
+                    // Nothing left on disk: dropping it from the index is the whole removal.
+                    forget(record.digest, miss: false)
+                    report.removed += 1
+                } else if try removeCorrupt(record.digest, inode: inode) {
+                    report.removed += 1
+                }
             }
         }
         return report

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Crypto
 import Foundation
 
 extension DiskCache {
@@ -42,60 +41,68 @@ extension DiskCache {
         }
     }
 
-    /// Stores `bytes` for `key`, replacing any entry, and returns the committed metadata.
+    /// Stores `bytes` for `key`, replacing any entry, and returns the committed metadata: one file
+    /// written (the bytes, the metadata and the footer in one `writev`) and renamed into place.
     @discardableResult
     public func store(_ bytes: some ContiguousBytes, forKey key: String, info: EntryInfo = EntryInfo()) throws -> CacheMetadata {
         let writer = try makeWriter(forKey: key, maxBytes: configuration.maxBytes)
-        do {
-            try bytes.withUnsafeBytes { try writer.append($0) }
-            return try writer.commit(info)
-        } catch {
-            writer.discard()
-            throw error
-        }
+        return try bytes.withUnsafeBytes { try writer.commit(info, finalPiece: $0) }
     }
 
     /// Starts a streamed write of an entry: append the body as it arrives, then commit (or
     /// discard). Nothing is visible to readers until the commit; a writer that is dropped
     /// without a commit removes its temporary file. `maxBytes` bounds the body (the cache's
     /// own byte limit bounds it too).
+    ///
+    /// A failure of the disk (full, read-only, the directory removed, no descriptors left) throws
+    /// ``StorageError/Code/io`` and is counted in ``Statistics/failedStores``; once the cause is
+    /// gone the next write works (a removed directory is made again).
     public func makeWriter(forKey key: String, maxBytes: Int64? = nil) throws -> Writer {
         try Self.validate(key: key)
         try checkOpen()
         let limit = min(maxBytes ?? configuration.maxBytes, configuration.maxBytes)
-        let path = temporaryPath()
-        let fd = try POSIX.open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        return Writer(cache: self, key: key, path: path, fd: fd, limit: limit)
-    }
-
-    /// Commits a finished temporary data file as the entry for `hash`. Under the commit lock the
-    /// old metadata goes first (the entry is then uncommitted), the data is renamed into place,
-    /// and the new metadata is written straight to its name: a crash at any point leaves either
-    /// data without metadata (an orphan, cleaned at open) or a torn metadata file, which never
-    /// parses (the JSON's closing brace is its last byte) and so is never served.
-    func commit(temporaryData: String, metadata: CacheMetadata, dataStamp: FileStamp?) throws {
-        let hash = CacheKeyHash.fileName(for: metadata.key)
-        let metaBytes = metadata.jsonBytes
-        var metaStamp: FileStamp?
-        try commitLock.withLock {
-            try POSIX.unlink(metaPath(hash))
+        let digest = KeyDigest(key: key)
+        var path = temporaryPath(beside: digest)
+        let fd: Int32
+        do {
             do {
-                try POSIX.rename(temporaryData, dataPath(hash))
+                fd = try POSIX.open(path, O_RDWR | O_CREAT | O_EXCL, 0o644)
             } catch let error as StorageError where error.errno == ENOENT {
-                // The shard folder does not exist yet.
-                try POSIX.mkdirs(shardPath(hash))
-                try POSIX.rename(temporaryData, dataPath(hash))
+                // The shard folder does not exist yet, or someone removed the directory.
+                try restoreFolders(shardOf: digest)
+                path = temporaryPath(beside: digest)
+                fd = try POSIX.open(path, O_RDWR | O_CREAT | O_EXCL, 0o644)
             }
-            metaStamp = try writeFile(metaPath(hash), metaBytes)
+        } catch {
+            countFailedStore()
+            throw error
         }
-        var entry = IndexEntry(metadata)
-        entry.verified = dataStamp
-        entry.metaStamp = metaStamp
-        state.withLock { $0.insert(entry, hash: hash) }
-        try enforceLimits()
+        return Writer(cache: self, key: key, digest: digest, path: path, fd: fd, limit: limit)
     }
 
-    /// Writes a small file whole (the metadata), fsynced when the durability asks for it;
+    func countFailedStore() {
+        state.withLock { $0.failedStores += 1 }
+    }
+
+    /// Makes a finished temporary entry file the entry for its key: one rename (atomic, so no lock:
+    /// a reader or another process sees the old entry or the new one). A replaced entry's
+    /// `.meta.json` (of the old commit) is removed.
+    func commit(temporary: String, record: IndexRecord) throws {
+        let final = path(record.digest, ".entry")
+        do {
+            try POSIX.rename(temporary, final)
+        } catch let error as StorageError where error.errno == ENOENT {
+            // The shard folder (or the whole directory) is gone: make it again, once.
+            try restoreFolders(shardOf: record.digest)
+            try POSIX.rename(temporary, final)
+        }
+        let replaced = state.withLock { $0.insert(record) }
+        if replaced != nil { _ = try? POSIX.unlink(path(record.digest, ".meta.json")) }
+        // The entry is committed: an eviction the disk refuses now is tried again after the next store.
+        try? enforceLimits()
+    }
+
+    /// Writes a small file whole (a `.meta.json`), fsynced when the durability asks for it;
     /// returns its stamp.
     @discardableResult
     func writeFile(_ path: String, _ bytes: [UInt8]) throws -> FileStamp {
@@ -111,11 +118,12 @@ extension DiskCache {
         }
     }
 
-    /// Replaces the file at `path` whole: written to a temporary file, then renamed over it, so
-    /// a reader sees the old bytes or the new, never a mix. Returns the new file's stamp.
+    /// Replaces the file at `path` (in the shard folder of `digest`) whole: written to a temporary
+    /// file beside it, then renamed over it, so a reader sees the old bytes or the new, never a mix.
+    /// Returns the new file's stamp.
     @discardableResult
-    func replaceFile(_ path: String, _ bytes: [UInt8]) throws -> FileStamp {
-        let temp = temporaryPath()
+    func replaceFile(_ path: String, beside digest: KeyDigest, _ bytes: [UInt8]) throws -> FileStamp {
+        let temp = temporaryPath(beside: digest)
         do {
             let stamp = try writeFile(temp, bytes)
             try POSIX.rename(temp, path)
@@ -127,32 +135,32 @@ extension DiskCache {
     }
 
     /// Rewrites the metadata of the entry for `key` (for example after a `304 Not Modified`),
-    /// keeping its data. The size, checksum and key cannot change this way. Returns the new
-    /// metadata, or `nil` when there is no entry.
+    /// keeping its data: the new metadata goes to the entry's `.meta.json`. The size, checksum and
+    /// key cannot change this way. Returns the new metadata, or `nil` when there is no entry.
     @discardableResult
     public func updateMetadata(forKey key: String, _ change: (inout CacheMetadata) -> Void) throws -> CacheMetadata? {
         try Self.validate(key: key)
         try checkOpen()
-        let hash = CacheKeyHash.fileName(for: key)
-        var metaStamp: FileStamp?
-        let updated: CacheMetadata? = try commitLock.withLock {
-            guard var meta = try readMetadataFile(hash: hash) else { return nil }
+        let digest = KeyDigest(key: key)
+        return try commitLock.withLock { () -> CacheMetadata? in
+            guard let (fd, stamp) = try openEntry(digest) else { return nil }
+            defer { POSIX.close(fd) }
+            guard let footer = try Self.readFooter(fd: fd, fileSize: stamp.size),
+                  var meta = try currentMetadata(digest, fd: fd, footer: footer)
+            else { return nil }
             let (size, checksum) = (meta.size, meta.checksum)
             change(&meta)
             meta.key = key
             meta.size = size
             meta.checksum = checksum
-            metaStamp = try replaceFile(metaPath(hash), meta.jsonBytes)
+            try replaceFile(path(digest, ".meta.json"), beside: digest, meta.jsonBytes)
+            state.withLock { state in
+                var record = IndexRecord(digest: digest, footer: footer, inode: stamp.inode, lastAccess: meta.lastAccessTime.timeIntervalSince1970)
+                record.expiration = meta.expirationDate?.timeIntervalSince1970
+                record.inherit(from: state.index.record(for: digest))
+                state.insert(record)
+            }
             return meta
         }
-        if let updated {
-            state.withLock { state in
-                var entry = IndexEntry(updated)
-                entry.metaStamp = metaStamp
-                entry.inherit(from: state.index[hash])
-                state.insert(entry, hash: hash)
-            }
-        }
-        return updated
     }
 }

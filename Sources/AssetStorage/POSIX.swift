@@ -16,6 +16,13 @@ enum POSIX {
         StorageError(.io, "\(what) \(path): \(String(cString: strerror(code)))", errno: code)
     }
 
+    /// Whether `error` says the file system refuses to be written here (a read-only mount, no write
+    /// permission, a folder that cannot be made): a cache opens anyway and serves what it holds.
+    static func refusesWrites(_ error: any Error) -> Bool {
+        guard let error = error as? StorageError, let code = error.errno else { return false }
+        return code == EROFS || code == EACCES || code == EPERM || code == ENOENT
+    }
+
     static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0o644) throws -> Int32 {
         while true {
             let fd = path.withCString { Glibc.open($0, flags | O_CLOEXEC, mode) }
@@ -26,9 +33,9 @@ enum POSIX {
     }
 
     /// Opens for reading; `nil` when the file does not exist.
-    static func openIfExists(_ path: String) throws -> Int32? {
+    static func openIfExists(_ path: String, _ flags: Int32 = O_RDONLY) throws -> Int32? {
         while true {
-            let fd = path.withCString { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
+            let fd = path.withCString { Glibc.open($0, flags | O_CLOEXEC) }
             if fd >= 0 { return fd }
             if errno == EINTR { continue }
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -40,28 +47,27 @@ enum POSIX {
 
     /// Opens `relative` under the directory `dirfd` for reading; `nil` when it does not exist.
     /// Relative opens skip the walk of the cache root's path, which costs microseconds a call.
-    static func openAt(_ dirfd: Int32, _ relative: String, _ flags: Int32 = O_RDONLY) throws -> Int32? {
+    static func openAt(_ dirfd: Int32, _ relative: UnsafePointer<CChar>, _ flags: Int32 = O_RDONLY) throws -> Int32? {
         while true {
-            let fd = relative.withCString { Glibc.openat(dirfd, $0, flags | O_CLOEXEC) }
+            let fd = Glibc.openat(dirfd, relative, flags | O_CLOEXEC)
             if fd >= 0 { return fd }
             if errno == EINTR { continue }
             if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw error("open", relative)
+            throw error("open", String(cString: relative))
         }
     }
 
     /// `fstatat` of `relative` under `dirfd`; `nil` when it does not exist.
-    static func statAt(_ dirfd: Int32, _ relative: String) throws -> Glibc.stat? {
+    static func statAt(_ dirfd: Int32, _ relative: UnsafePointer<CChar>) throws -> Glibc.stat? {
         var st = Glibc.stat()
-        let rc = relative.withCString { fstatat(dirfd, $0, &st, 0) }
-        if rc == 0 { return st }
+        if fstatat(dirfd, relative, &st, 0) == 0 { return st }
         if errno == ENOENT || errno == ENOTDIR { return nil }
-        throw error("stat", relative)
+        throw error("stat", String(cString: relative))
     }
 
     /// A small whole file under `dirfd` in one `read` into `buffer` (`nil` when it does not
     /// exist; `limit` bounds it).
-    static func readSmallFile(_ dirfd: Int32, _ relative: String, limit: Int) throws -> [UInt8]? {
+    static func readSmallFile(_ dirfd: Int32, _ relative: UnsafePointer<CChar>, limit: Int) throws -> [UInt8]? {
         guard let fd = try openAt(dirfd, relative) else { return nil }
         defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: 4096)
@@ -69,7 +75,7 @@ enum POSIX {
         while true {
             if count == bytes.count {
                 guard bytes.count < limit else {
-                    throw StorageError(.corrupt, "\(relative) is more than the \(limit) bytes allowed")
+                    throw StorageError(.corrupt, "\(String(cString: relative)) is more than the \(limit) bytes allowed")
                 }
                 bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit - bytes.count)))
             }
@@ -77,7 +83,7 @@ enum POSIX {
             let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, want) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw error("read", relative)
+                throw error("read", String(cString: relative))
             }
             if n == 0 { break }
             count += n
@@ -116,6 +122,60 @@ enum POSIX {
         }
     }
 
+    /// Writes every byte of the buffers in order (`writev`), retrying short writes and EINTR.
+    static func writevAll(_ fd: Int32, _ buffers: [UnsafeRawBufferPointer], _ path: String) throws {
+        var pieces = buffers.filter { $0.count > 0 }
+        while !pieces.isEmpty {
+            let n = pieces.withUnsafeBufferPointer { list -> Int in
+                withUnsafeTemporaryAllocation(of: iovec.self, capacity: list.count) { iov in
+                    for (i, piece) in list.enumerated() {
+                        iov[i] = iovec(iov_base: UnsafeMutableRawPointer(mutating: piece.baseAddress), iov_len: piece.count)
+                    }
+                    return Glibc.writev(fd, iov.baseAddress, Int32(list.count))
+                }
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw error("write", path)
+            }
+            var done = n
+            while let first = pieces.first, done >= first.count {
+                done -= first.count
+                pieces.removeFirst()
+            }
+            if done > 0 { pieces[0] = UnsafeRawBufferPointer(rebasing: pieces[0][done...]) }
+        }
+    }
+
+    /// Writes every byte at `offset` (`pwrite`), retrying short writes and EINTR.
+    static func pwriteAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, at offset: Int64, _ path: String) throws {
+        var done = 0
+        while done < buffer.count {
+            let n = Glibc.pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + Int64(done)))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw error("write", path)
+            }
+            done += n
+        }
+    }
+
+    /// Reads up to `buffer.count` bytes at `offset`; returns how many there were (fewer only at
+    /// the end of the file).
+    static func preadFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64, _ path: String) throws -> Int {
+        var done = 0
+        while done < buffer.count {
+            let n = Glibc.pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + Int64(done)))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw error("read", path)
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
+
     /// Reads exactly `count` bytes from the start of the file into `buffer`; returns how many
     /// were there (fewer means the file is shorter than expected).
     static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, _ path: String) throws -> Int {
@@ -150,6 +210,15 @@ enum POSIX {
     static func rename(_ from: String, _ to: String) throws {
         let rc = from.withCString { f in to.withCString { t in Glibc.rename(f, t) } }
         guard rc == 0 else { throw error("rename to \(to)", from) }
+    }
+
+    /// A second name for a file; false when `to` exists already.
+    @discardableResult
+    static func link(_ from: String, _ to: String) throws -> Bool {
+        let rc = from.withCString { f in to.withCString { t in Glibc.link(f, t) } }
+        if rc == 0 { return true }
+        if errno == EEXIST { return false }
+        throw error("link to \(to)", from)
     }
 
     /// Removes a file; a missing file is not an error. Returns whether something was removed.

@@ -88,7 +88,7 @@ struct AssetLoaderObservabilityTests {
                 #expect(growth < 100 * 1024 * 1024, "peak resident size grew by \(growth) bytes")
                 // the stored file holds the pattern the origin sent, at both ends
                 let enumerator = try #require(FileManager.default.enumerator(atPath: harness.directory.path))
-                let dataFiles = enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".data") }
+                let dataFiles = enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".entry") }
                 #expect(dataFiles.count == 1)
                 let handle = try FileHandle(forReadingFrom: harness.directory.appendingPathComponent(try #require(dataFiles.first)))
                 defer { try? handle.close() }

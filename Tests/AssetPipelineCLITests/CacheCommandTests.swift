@@ -59,15 +59,35 @@ struct CacheCommandTests {
         #expect(try jsonObject(xdg.stdout)["directory"] as? String == dir.path + "/xdg/assetpipe")
     }
 
+    @Test func showPrintsOneEntrysMetadataByKeyOrHash() throws {
+        let json = try assetpipe(["cache", "show", "k3", "--cache-dir", dir.path, "--json"])
+        #expect(json.status == 0)
+        let object = try jsonObject(json.stdout)
+        #expect(object["key"] as? String == "k3")
+        #expect(object["kind"] as? String == "image")
+        #expect(object["size"] as? Int == 400)
+        #expect((object["checksum"] as? String)?.hasPrefix("xxh128:") == true)
+        let hash = CacheKeyHash.fileName(for: "k7")
+        let text = try assetpipe(["cache", "show", hash, "--cache-dir", dir.path])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("key           k7"))
+        #expect(text.stdout.contains("size          800"))
+        #expect(text.stdout.contains("hash          \(hash)"))
+        let missing = try assetpipe(["cache", "show", "https://example.org/none", "--cache-dir", dir.path])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no entry for https://example.org/none"))
+    }
+
     @Test func verifyReportsAndRemovesCorruptEntries() throws {
+        // k5's data has a flipped byte; k6's file is cut short (no footer: removed when the cache opens).
         let hash = CacheKeyHash.fileName(for: "k5")
-        let data = dir.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent("\(hash).data")
+        let data = dir.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent("\(hash).entry")
         var bytes = try Data(contentsOf: data)
         bytes[3] ^= 0x55
         try bytes.write(to: data)
-        let metaHash = CacheKeyHash.fileName(for: "k6")
-        let meta = dir.appendingPathComponent(String(metaHash.prefix(2))).appendingPathComponent("\(metaHash).meta.json")
-        try Data("{\"format\":1,".utf8).write(to: meta)
+        let cutHash = CacheKeyHash.fileName(for: "k6")
+        let cut = dir.appendingPathComponent(String(cutHash.prefix(2))).appendingPathComponent("\(cutHash).entry")
+        try Data(try Data(contentsOf: cut).prefix(50)).write(to: cut)
 
         let result = try assetpipe(["cache", "verify", "--cache-dir", dir.path, "--json"])
         #expect(result.status == 1)

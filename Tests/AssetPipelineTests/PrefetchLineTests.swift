@@ -27,6 +27,20 @@ struct PrefetchLineTests {
         }
     }
 
+    @Test func whitespaceIsTrimmedWithoutFoundationAndOriginsAreCutFromKeys() {
+        #expect(PrefetchLine.trimmingWhitespace(" \t http://h/a \r\n") == "http://h/a")
+        #expect(PrefetchLine.trimmingWhitespace("\u{00A0}http://h/a\u{2003}") == "http://h/a")
+        #expect(PrefetchLine.trimmingWhitespace(" \t ").isEmpty)
+        #expect(PrefetchLine.parse("\u{00A0}http://h/x.json\t lottie\u{00A0}") == .item(url: "http://h/x.json", kind: .lottie))
+        #expect(KindSniffer.guess(contentType: " Image/PNG ; charset=x", prefix: [], url: "http://h/x") == .image)
+        #expect(Prefetcher.origin(ofKey: "http://h:8080/a/b?q") == "http://h:8080")
+        #expect(Prefetcher.origin(ofKey: "https://h?q=1") == "https://h")
+        #expect(Prefetcher.origin(ofKey: "https://h#f") == "https://h")
+        #expect(Prefetcher.origin(ofKey: "https://h") == "https://h")
+        #expect(Prefetcher.origin(ofKey: "custom-key:no-scheme") == "custom-key:no-scheme")
+        #expect(Prefetcher.origin(ofKey: "plain") == "plain")
+    }
+
     @Test func kindsAreGuessedFromBytesThenTypeThenExtension() {
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0]

@@ -54,6 +54,14 @@ struct AssetEndpointTests {
             #expect(range.status == 206)
             #expect(range.body == Array(expected[100_000..<100_100]))
             #expect(range.header("Content-Range") == "bytes 100000-100099/300000")
+            // The entry file holds the data, then its metadata and footer: a range at the end is
+            // the data's last bytes and nothing past them.
+            for (asked, from) in [("bytes=-100", 299_900), ("bytes=299990-400000", 299_990)] {
+                let tail = try await harness.send(harness.endpoint("asset", originPath: "/big.bin"), headers: [("Range", asked)])
+                #expect(tail.status == 206)
+                #expect(tail.body == Array(expected[from...]), "\(asked)")
+                #expect(tail.header("Content-Range") == "bytes \(from)-299999/300000")
+            }
         }
     }
 

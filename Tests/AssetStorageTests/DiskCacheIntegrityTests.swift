@@ -4,10 +4,17 @@ import Testing
 
 @Suite("DiskCache: integrity under corruption, crashes and concurrent processes")
 struct DiskCacheIntegrityTests {
-    func paths(_ dir: TemporaryDirectory, _ key: String) -> (data: URL, meta: URL) {
+    /// An entry's file (data, metadata JSON, footer) and its `.meta.json` (written by a flush).
+    func paths(_ dir: TemporaryDirectory, _ key: String) -> (entry: URL, meta: URL) {
         let hash = CacheKeyHash.fileName(for: key)
         let shard = dir.url.appendingPathComponent(String(hash.prefix(2)))
-        return (shard.appendingPathComponent("\(hash).data"), shard.appendingPathComponent("\(hash).meta.json"))
+        return (shard.appendingPathComponent("\(hash).entry"), shard.appendingPathComponent("\(hash).meta.json"))
+    }
+
+    func flip(_ url: URL, at offset: Int) throws {
+        var bytes = try Data(contentsOf: url)
+        bytes[offset] ^= 0x40
+        try bytes.write(to: url)
     }
 
     @Test func aFlippedByteInTheDataIsNotServedAndTheEntryIsRemoved() throws {
@@ -16,58 +23,70 @@ struct DiskCacheIntegrityTests {
         let payload = [UInt8](repeating: 7, count: 4096)
         try cache.store(payload, forKey: "k")
         #expect(try cache.bytes(forKey: "k") == payload)  // verified once, then trusted by its stamp
-        let (data, meta) = paths(dir, "k")
-        let handle = try FileHandle(forUpdating: data)
+        let (entry, _) = paths(dir, "k")
+        let handle = try FileHandle(forUpdating: entry)
         try handle.seek(toOffset: 1234)
         try handle.write(contentsOf: Data([8]))
         try handle.close()
         #expect(try cache.bytes(forKey: "k") == nil)
-        #expect(!FileManager.default.fileExists(atPath: data.path))
-        #expect(!FileManager.default.fileExists(atPath: meta.path))
+        #expect(!FileManager.default.fileExists(atPath: entry.path))
         #expect(cache.statistics.entries == 0)
     }
 
     @Test func aFlippedByteFoundOnFirstReadAfterReopen() throws {
         let dir = try TemporaryDirectory("flip2")
         try DiskCache(directory: dir.url).store([UInt8](repeating: 1, count: 100), forKey: "k")
-        let (data, _) = paths(dir, "k")
-        var bytes = try Data(contentsOf: data)
-        bytes[50] ^= 0xFF
-        try bytes.write(to: data)
+        try flip(paths(dir, "k").entry, at: 50)
         let cache = try DiskCache(directory: dir.url)
-        #expect(cache.statistics.entries == 1)  // the open scan reads metadata only
+        #expect(cache.statistics.entries == 1)  // the open scan reads footers only
         #expect(try cache.bytes(forKey: "k") == nil)
         #expect(cache.statistics.entries == 0)
     }
 
-    @Test func aTruncatedMetadataFileIsNotServedAndIsRemoved() throws {
+    @Test func aFlippedByteInTheMetadataOrTheFooterIsNotServed() throws {
+        let dir = try TemporaryDirectory("flip-meta")
+        let cache = try DiskCache(directory: dir.url)
+        try cache.store([UInt8](repeating: 2, count: 300), forKey: "json")
+        try cache.store([UInt8](repeating: 3, count: 300), forKey: "footer")
+        try flip(paths(dir, "json").entry, at: 300 + 20)  // inside the JSON: its hash in the footer disagrees
+        let footerFile = paths(dir, "footer").entry
+        try flip(footerFile, at: Int(try FileManager.default.attributesOfItem(atPath: footerFile.path)[.size] as! UInt64) - 50)
+        #expect(try cache.bytes(forKey: "json") == nil)
+        #expect(try cache.metadata(forKey: "footer") == nil)
+        #expect(try cache.bytes(forKey: "footer") == nil)
+        #expect(!FileManager.default.fileExists(atPath: paths(dir, "json").entry.path))
+        #expect(!FileManager.default.fileExists(atPath: footerFile.path))
+    }
+
+    @Test func aTruncatedEntryFileIsNotServedAndIsRemoved() throws {
         let dir = try TemporaryDirectory("trunc")
         let cache = try DiskCache(directory: dir.url)
         try cache.store([1, 2, 3], forKey: "open")
         try cache.store([4, 5, 6], forKey: "reopen")
         for key in ["open", "reopen"] {
-            let meta = paths(dir, key).meta
-            let bytes = try Data(contentsOf: meta)
-            try bytes.prefix(bytes.count / 2).write(to: meta)
+            let entry = paths(dir, key).entry
+            let bytes = try Data(contentsOf: entry)
+            try bytes.prefix(bytes.count / 2).write(to: entry)
         }
-        // While open: the index still has it, but the read sees the metadata file changed.
+        // While open: the index still has it, but the read sees the file changed.
         #expect(try cache.bytes(forKey: "open") == nil)
-        #expect(!FileManager.default.fileExists(atPath: paths(dir, "open").data.path))
+        #expect(!FileManager.default.fileExists(atPath: paths(dir, "open").entry.path))
         // At open: removed by the scan.
         let reopened = try DiskCache(directory: dir.url)
         #expect(reopened.openReport.removedCorrupt == 1)
         #expect(reopened.statistics.entries == 0)
         #expect(try reopened.bytes(forKey: "reopen") == nil)
-        #expect(!FileManager.default.fileExists(atPath: paths(dir, "reopen").data.path))
-        #expect(!FileManager.default.fileExists(atPath: paths(dir, "reopen").meta.path))
+        #expect(!FileManager.default.fileExists(atPath: paths(dir, "reopen").entry.path))
     }
 
     @Test func aShortDataFileIsNotServed() throws {
         let dir = try TemporaryDirectory("short")
         let cache = try DiskCache(directory: dir.url)
         try cache.store([UInt8](repeating: 3, count: 1000), forKey: "k")
-        let data = paths(dir, "k").data
-        try Data(repeating: 3, count: 999).write(to: data)
+        let entry = paths(dir, "k").entry
+        var bytes = try Data(contentsOf: entry)
+        bytes.remove(at: 500)  // one byte of data gone: the footer no longer matches the length
+        try bytes.write(to: entry)
         #expect(try cache.bytes(forKey: "k") == nil)
         #expect(cache.statistics.entries == 0)
     }
@@ -75,12 +94,14 @@ struct DiskCacheIntegrityTests {
     @Test func orphansAndTemporariesOfDeadWritersAreCleanedAtOpen() throws {
         let dir = try TemporaryDirectory("orphans")
         do {
-            let cache = try DiskCache(directory: dir.url)
+            let cache = try DiskCache(configuration: .init(directory: dir.url, accessFlushCount: 1))
             try cache.store([1], forKey: "whole")
             try cache.store([2], forKey: "orphan")
+            _ = try cache.bytes(forKey: "orphan")  // a flush writes its .meta.json
             cache.close()
         }
-        try FileManager.default.removeItem(at: paths(dir, "orphan").meta)
+        #expect(FileManager.default.fileExists(atPath: paths(dir, "orphan").meta.path))
+        try FileManager.default.removeItem(at: paths(dir, "orphan").entry)
         // A temporary file of a process that no longer exists (pid 2^22 + 1 is above pid_max's default).
         let tmp = dir.url.appendingPathComponent("tmp").appendingPathComponent("4194305-1-1.tmp")
         try Data([9, 9]).write(to: tmp)
@@ -88,7 +109,7 @@ struct DiskCacheIntegrityTests {
         #expect(cache.openReport.removedOrphans == 1)
         #expect(cache.openReport.removedTemporaries == 1)
         #expect(cache.openReport.entries == 1)
-        #expect(!FileManager.default.fileExists(atPath: paths(dir, "orphan").data.path))
+        #expect(!FileManager.default.fileExists(atPath: paths(dir, "orphan").meta.path))
         #expect(!FileManager.default.fileExists(atPath: tmp.path))
         #expect(try cache.bytes(forKey: "whole") == [1])
     }
@@ -97,14 +118,13 @@ struct DiskCacheIntegrityTests {
         let dir = try TemporaryDirectory("verify")
         let cache = try DiskCache(directory: dir.url)
         for i in 0..<20 { try cache.store([UInt8](repeating: UInt8(i), count: 500), forKey: "k\(i)") }
-        var bad = try Data(contentsOf: paths(dir, "k3").data)
-        bad[0] ^= 1
-        try bad.write(to: paths(dir, "k3").data)
-        try FileManager.default.removeItem(at: paths(dir, "k7").data)
+        try flip(paths(dir, "k3").entry, at: 0)
+        try FileManager.default.removeItem(at: paths(dir, "k7").entry)
         let report = try cache.verify()
         #expect(report.checked == 20)
         #expect(report.corrupt == 2 && report.removed == 2)
         #expect(report.problems.count == 2)
+        #expect(report.problems.contains { $0.hasPrefix("k3: checksum mismatch") })
         #expect(cache.statistics.entries == 18)
         let again = try cache.verify()
         #expect(again.checked == 18 && again.corrupt == 0)
@@ -128,7 +148,9 @@ struct DiskCacheIntegrityTests {
             }
             let report = try cache.verify()
             #expect(report.corrupt == 0)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent("tmp").path).isEmpty)
+            // No temporary file is left, in tmp/ or beside the entries.
+            let leftovers = (FileManager.default.enumerator(atPath: dir.path)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".tmp") }
+            #expect(leftovers.isEmpty, "\(leftovers)")
             cache.close()
         }
     }

@@ -103,22 +103,28 @@ struct DiskCacheLimitsTests {
         let cache = try DiskCache(configuration: .init(directory: dir.url, accessFlushInterval: 3600, accessFlushCount: 10, clock: clock))
         try cache.store([1, 2, 3], forKey: "k")
         let hash = CacheKeyHash.fileName(for: "k")
-        let metaURL = dir.url.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent("\(hash).meta.json")
-        let before = try Data(contentsOf: metaURL)
-        let inodeBefore = try FileManager.default.attributesOfItem(atPath: metaURL.path)[.systemFileNumber] as? Int
+        let shard = dir.url.appendingPathComponent(String(hash.prefix(2)))
+        let entryURL = shard.appendingPathComponent("\(hash).entry")
+        let metaURL = shard.appendingPathComponent("\(hash).meta.json")
+        let before = try Data(contentsOf: entryURL)
+        let attributes = try FileManager.default.attributesOfItem(atPath: entryURL.path)
         for _ in 0..<9 {
             clock.advance(by: 5)
             #expect(try cache.bytes(forKey: "k") == [1, 2, 3])
         }
-        // Nine hits: the metadata file is the same file with the same bytes.
-        #expect(try Data(contentsOf: metaURL) == before)
-        #expect(try FileManager.default.attributesOfItem(atPath: metaURL.path)[.systemFileNumber] as? Int == inodeBefore)
+        // Nine hits: the entry file is the same file with the same bytes, and nothing else was written.
+        #expect(try Data(contentsOf: entryURL) == before)
+        let after = try FileManager.default.attributesOfItem(atPath: entryURL.path)
+        #expect(after[.systemFileNumber] as? Int == attributes[.systemFileNumber] as? Int)
+        #expect(after[.modificationDate] as? Date == attributes[.modificationDate] as? Date)
+        #expect(!FileManager.default.fileExists(atPath: metaURL.path))
         #expect(try cache.metadata(forKey: "k")?.accessCount == 9)  // counted in memory
         clock.advance(by: 5)
         _ = try cache.bytes(forKey: "k")  // the tenth touch reaches the batch size
         let onDisk = try #require(CacheMetadata(jsonBytes: Array(try Data(contentsOf: metaURL))))
         #expect(onDisk.accessCount == 10)
         #expect(onDisk.lastAccessTime == start.addingTimeInterval(50))
+        #expect(try Data(contentsOf: entryURL) == before)
     }
 
     @Test func closeFlushesPendingAccesses() throws {

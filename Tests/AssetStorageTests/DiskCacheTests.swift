@@ -8,6 +8,26 @@ struct DiskCacheTests {
         (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) }
     }
 
+    @Test func metadataComesWithTheFirstBytesOfTheData() throws {
+        let dir = try TemporaryDirectory("disk-prefix")
+        let payload = bytes(3000)
+        do {
+            let cache = try DiskCache(directory: dir.url)
+            _ = try cache.store(payload, forKey: "k", info: DiskCache.EntryInfo(kind: .raw))
+            let (meta, prefix) = try #require(try cache.metadata(forKey: "k", prefixCount: 16))
+            #expect(meta.size == 3000 && prefix == Array(payload.prefix(16)))
+            cache.close()
+        }
+        // A cache opened anew, whose index learns the entry from its file: the same bytes.
+        let cache = try DiskCache(directory: dir.url)
+        #expect(try cache.metadata(forKey: "k", prefixCount: 512)?.prefix == Array(payload.prefix(512)))
+        #expect(try cache.metadata(forKey: "k", prefixCount: 10_000)?.prefix == payload)
+        #expect(try cache.metadata(forKey: "k", prefixCount: 0)?.prefix == [])
+        #expect(try cache.metadata(forKey: "absent", prefixCount: 16) == nil)
+        // Not an access: nothing counted.
+        #expect(try cache.metadata(forKey: "k")?.accessCount == 0)
+    }
+
     @Test func storesAndReadsBackBytesAndMetadata() throws {
         let dir = try TemporaryDirectory("disk")
         let clock = ManualClock(start: Date(timeIntervalSince1970: 1_800_000_000))
@@ -18,15 +38,15 @@ struct DiskCacheTests {
             eTag: "\"abc\"", lastModified: "Tue, 15 Nov 1994 12:45:26 GMT")
         let meta = try cache.store(payload, forKey: "https://example.org/a.png", info: info)
         #expect(meta.size == 50_000)
-        #expect(meta.checksum.count == 64)
+        #expect(meta.checksum.hasPrefix("xxh128:") && meta.checksum.count == 39)
         #expect(try cache.bytes(forKey: "https://example.org/a.png") == payload)
         #expect(try cache.data(forKey: "https://example.org/other") == nil)
 
         let hash = CacheKeyHash.fileName(for: "https://example.org/a.png")
         #expect(hash.count == 64 && hash == hash.lowercased())
         let shard = dir.url.appendingPathComponent(String(hash.prefix(2)))
-        #expect(FileManager.default.fileExists(atPath: shard.appendingPathComponent("\(hash).data").path))
-        #expect(FileManager.default.fileExists(atPath: shard.appendingPathComponent("\(hash).meta.json").path))
+        // One file per entry; the `.meta.json` beside it appears once something changes (a flush).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shard.path) == ["\(hash).entry"])
 
         let stored = try #require(try cache.metadata(forKey: "https://example.org/a.png"))
         #expect(stored.originalUrlString == "https://example.org/a.png")
@@ -169,5 +189,25 @@ struct DiskCacheTests {
         for cut in stride(from: 0, to: full.count, by: 7) {
             #expect(CacheMetadata(jsonBytes: Array(full[0..<cut])) == nil)
         }
+    }
+
+    @Test func aDataFileReadsTheDataAloneAndOutlivesAReplace() throws {
+        let dir = try TemporaryDirectory("datafile")
+        let cache = try DiskCache(directory: dir.url)
+        let first = bytes(10_000)
+        let meta = try cache.store(first, forKey: "k")
+        let file = try #require(try cache.openData(forKey: "k"))
+        #expect(file.size == 10_000 && file.checksum == meta.checksum)
+        // A read past the data stops at its end, never into the metadata behind it.
+        var tail = [UInt8](repeating: 0, count: 100)
+        #expect(try tail.withUnsafeMutableBytes { try file.read(at: 9_990, into: $0) } == 10)
+        #expect(Array(tail[0..<10]) == Array(first[9_990...]))
+        try cache.store(bytes(20, seed: 5), forKey: "k")
+        var whole = [UInt8](repeating: 0, count: 10_000)
+        #expect(try whole.withUnsafeMutableBytes { try file.read(at: 0, into: $0) } == 10_000)
+        #expect(whole == first)
+        let replaced = try #require(try cache.openData(forKey: "k"))
+        #expect(replaced.size == 20 && replaced.checksum != file.checksum)
+        #expect(replaced.checksum == (try cache.metadata(forKey: "k"))?.checksum)
     }
 }

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # The loader against curl and aria2c: 2,000 files of 50 KB from nginx on loopback, cold, warm
 # (all fresh: no request may reach the origin) and stale (max-age=0: 304s only), each
-# downloader writing every file to a directory on the same disk as our cache. Origin requests
-# are counted in nginx's access log. Needs ASSETPIPE_BENCH (exported by scripts/bench).
+# downloader writing every file to a directory on the same disk as our cache. Cold runs go in
+# LOADER_ROUNDS rounds (default 5), the order rotated each round, an untimed `sync` before every
+# run and each run's files removed right after it; medians and spread are reported. Origin
+# requests are counted in nginx's access log. Needs ASSETPIPE_BENCH (exported by scripts/bench).
 set -euo pipefail
 : "${ASSETPIPE_BENCH:?run through scripts/bench}"
 N=${FETCH_FILES:-2000}
+ROUNDS=${LOADER_ROUNDS:-5}
+LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
 C=${FETCH_CONCURRENCY:-16}
 PORT=18080
 
@@ -49,10 +53,10 @@ for i in $(seq 1 "$N"); do echo "http://127.0.0.1:$PORT/stale/f$i.bin"; done > "
 for i in $(seq 1 "$N"); do printf 'url = "http://127.0.0.1:%s/fresh/f%s.bin"\noutput = "%s/out/curl/f%s.bin"\n' "$PORT" "$i" "$W" "$i"; done > "$W/curl.cfg"
 
 lines() { wc -l < "$W/origin.log"; }
-count() { awk -v s="$1" '$1 == s' "$W/origin.log" | tail -n +"$2" | wc -l; }
-rows=()
-run() {  # name, command...; prints wall seconds and the origin requests it caused
+declare -A TIMES REQS OK NOTMOD
+run() {  # name, command...; records wall seconds and the origin requests it caused
   local name=$1; shift
+  sync  # untimed: every run starts with the disk's dirty pages written
   local before; before=$(lines)
   local t0 t1; t0=$(date +%s.%N)
   "$@" > "$W/last.out"
@@ -60,43 +64,70 @@ run() {  # name, command...; prints wall seconds and the origin requests it caus
   sleep 0.2  # nginx writes its log line after the response
   local after; after=$(lines)
   local reqs=$((after - before))
-  local ok notmod
-  ok=$(tail -n "$reqs" "$W/origin.log" | awk '$1 == 200' | wc -l)
-  notmod=$(tail -n "$reqs" "$W/origin.log" | awk '$1 == 304' | wc -l)
-  local secs; secs=$(echo "$t1 - $t0" | bc -l)
-  rows+=("$(printf '| %s | %.3f | %.0f | %d | %d | %d |' "$name" "$secs" "$(echo "$N / $secs" | bc -l)" "$reqs" "$ok" "$notmod")")
-  eval "T_${name//[^a-zA-Z0-9]/_}=$secs"
+  TIMES[$name]+="$(echo "$t1 - $t0" | bc -l) "
+  REQS[$name]+="$reqs "
+  OK[$name]+="$(tail -n "$reqs" "$W/origin.log" | awk '$1 == 200' | wc -l) "
+  NOTMOD[$name]+="$(tail -n "$reqs" "$W/origin.log" | awk '$1 == 304' | wc -l) "
 }
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+spread() { tr ' ' '\n' | grep -v '^$' | sort -g | awk 'NR==1{lo=$1} {hi=$1} END {printf "%.3f-%.3f", lo, hi}'; }
 
-rm -rf "$W/cache"
-run "AssetLoader cold" "$ASSETPIPE_BENCH" fetch --urls "$W/fresh.txt" --cache-dir "$W/cache" --concurrency "$C"
-cold_ours=$(cat "$W/last.out")
-run "AssetLoader warm (fresh)" "$ASSETPIPE_BENCH" fetch --urls "$W/fresh.txt" --cache-dir "$W/cache" --concurrency "$C"
-warm_ours=$(cat "$W/last.out")
+tools=(ours curl aria2c)
+orders=()
+for ((r = 0; r < ROUNDS; r++)); do
+  order=("${tools[@]:r%3}" "${tools[@]:0:r%3}")
+  orders+=("${order[*]}")
+  for tool in "${order[@]}"; do
+    case $tool in
+      ours)
+        rm -rf "$W/cache"
+        run "AssetLoader cold" "$ASSETPIPE_BENCH" fetch --urls "$W/fresh.txt" --cache-dir "$W/cache" --concurrency "$C"
+        cold_ours=$(cat "$W/last.out")
+        run "AssetLoader warm (fresh)" "$ASSETPIPE_BENCH" fetch --urls "$W/fresh.txt" --cache-dir "$W/cache" --concurrency "$C"
+        warm_ours=$(cat "$W/last.out")
+        rm -rf "$W/cache" ;;
+      curl)
+        rm -rf "$W/out/curl"; mkdir -p "$W/out/curl"
+        run "curl --parallel cold" curl -s --parallel --parallel-max "$C" -K "$W/curl.cfg"
+        files_ok=$(find "$W/out/curl" -type f | wc -l)
+        rm -rf "$W/out/curl" ;;
+      aria2c)
+        rm -rf "$W/out/aria2"; mkdir -p "$W/out/aria2"
+        run "aria2c cold" aria2c -q -j"$C" -i "$W/fresh.txt" -d "$W/out/aria2" --allow-overwrite=true --auto-file-renaming=false
+        rm -rf "$W/out/aria2" ;;
+    esac
+  done
+done
 rm -rf "$W/cache-stale"
 "$ASSETPIPE_BENCH" fetch --urls "$W/stale.txt" --cache-dir "$W/cache-stale" --concurrency "$C" > /dev/null
 run "AssetLoader stale (304s)" "$ASSETPIPE_BENCH" fetch --urls "$W/stale.txt" --cache-dir "$W/cache-stale" --concurrency "$C"
 stale_ours=$(cat "$W/last.out")
-rm -rf "$W/out/curl"; mkdir -p "$W/out/curl"
-run "curl --parallel cold" curl -s --parallel --parallel-max "$C" -K "$W/curl.cfg"
-rm -rf "$W/out/aria2"; mkdir -p "$W/out/aria2"
-run "aria2c cold" aria2c -q -j"$C" -i "$W/fresh.txt" -d "$W/out/aria2" --allow-overwrite=true --auto-file-renaming=false
 
-files_ok=$(find "$W/out/curl" -type f | wc -l)
+med() { echo "${TIMES[$1]}" | median; }
 echo "## Loader"
 echo
 echo "$N files of 50 KB from nginx 1.22 on loopback (\`etag on\`; /fresh/ sends max-age=3600, /stale/ max-age=0),"
 echo "concurrency $C for everyone, every downloader writing every file to disk (ours into its cache on the same"
 echo "disk). Commands: \`assetpipe-bench fetch --urls LIST --cache-dir DIR --concurrency $C\` (the AssetLoader"
 echo "in-process, release build), \`curl -s --parallel --parallel-max $C -K list.cfg\`, \`aria2c -q -j$C -i urls.txt -d DIR\`."
-echo "Origin requests are lines of nginx's access log. Load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)."
+echo "$ROUNDS rounds, the order rotated each round ($(IFS=';'; echo "${orders[*]}" | sed 's/;/; /g')), an untimed \`sync\` before"
+echo "every run, each run's files removed right after it; our warm run follows each of our cold runs. Origin requests"
+echo "are lines of nginx's access log. Load average (1 min) at the start and the end: $LOAD_START / $(cut -d' ' -f1 /proc/loadavg) on $(nproc) cores."
 echo
-echo "| run | wall s | files/s | origin requests | 200s | 304s |"
-echo "|---|---:|---:|---:|---:|---:|"
-for r in "${rows[@]}"; do echo "$r"; done
+echo "| run | median wall s | spread (min-max) s | median files/s | origin requests per run | 200s | 304s |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+for name in "AssetLoader cold" "AssetLoader warm (fresh)" "AssetLoader stale (304s)" "curl --parallel cold" "aria2c cold"; do
+  m=$(med "$name")
+  uniq_list() { tr ' ' '\n' | grep -v '^$' | sort -u | paste -sd/; }
+  printf '| %s | %.3f | %s | %.0f | %s | %s | %s |\n' "$name" "$m" "$(echo "${TIMES[$name]}" | spread)" "$(echo "$N / $m" | bc -l)" \
+    "$(echo "${REQS[$name]}" | uniq_list)" "$(echo "${OK[$name]}" | uniq_list)" "$(echo "${NOTMOD[$name]}" | uniq_list)"
+done
 echo
-printf 'Cold: ours / curl %.2fx, ours / aria2c %.2fx the throughput (goal: at or above curl at equal concurrency).\n' \
-  "$(echo "$T_curl___parallel_cold / $T_AssetLoader_cold" | bc -l)" "$(echo "$T_aria2c_cold / $T_AssetLoader_cold" | bc -l)"
-printf 'Warm: %.1f%% of our cold time with the origin requests above (goal: zero).\n' "$(echo "100 * $T_AssetLoader_warm__fresh_ / $T_AssetLoader_cold" | bc -l)"
+ratio=$(echo "$(med "curl --parallel cold") / $(med "AssetLoader cold")" | bc -l)
+verdict=$(echo "$ratio >= 1" | bc -l)
+printf 'Cold: ours / curl **%.2fx**, ours / aria2c %.2fx the throughput (medians; goal: at or above curl at equal concurrency: **%s**).\n' \
+  "$ratio" "$(echo "$(med "aria2c cold") / $(med "AssetLoader cold")" | bc -l)" "$([ "$verdict" = 1 ] && echo met || echo 'not met')"
+printf 'Per round, ours / curl: %s.\n' "$(paste -d' ' <(echo "${TIMES["curl --parallel cold"]}" | tr ' ' '\n' | grep -v '^$') <(echo "${TIMES["AssetLoader cold"]}" | tr ' ' '\n' | grep -v '^$') | awk '{printf "%s%.2fx", (NR>1?", ":""), $1/$2}')"
+printf 'Warm: %.1f%% of our cold time (medians) with the origin requests above (goal: zero).\n' "$(echo "100 * $(med "AssetLoader warm (fresh)") / $(med "AssetLoader cold")" | bc -l)"
 echo
-echo "Our runs: cold \`$cold_ours\`; warm \`$warm_ours\`; stale \`$stale_ours\`. curl wrote $files_ok files."
+echo "Our last runs: cold \`$cold_ours\`; warm \`$warm_ours\`; stale \`$stale_ours\`. curl wrote $files_ok files."

@@ -82,7 +82,7 @@ extension AssetLoader {
         if let contentLength, contentLength > limit {
             throw LoaderError.tooLarge.with(message: "\(target.request.address): \(contentLength) bytes, at most \(limit) allowed for \(kind)")
         }
-        let storagePolicy: StoragePolicy
+        var storagePolicy: StoragePolicy
         if self.policy.isStorable(status: status, method: "GET", responseHeaders: headers, requestHeaders: target.request.headers) {
             storagePolicy = self.configuration.storagePolicy?(target.request, status, headers) ?? .allowed
         } else {
@@ -90,6 +90,8 @@ extension AssetLoader {
         }
         let body: AssetResponse.Body
         let received: Int64
+        var storeFailure: StorageError?
+        var bodyPrefix: [UInt8]?
         if storagePolicy == .allowed {
             let info = DiskCache.EntryInfo(
                 kind: kind, originalUrlString: target.request.address, contentType: headers["Content-Type"],
@@ -102,68 +104,156 @@ extension AssetLoader {
                 varying.isEmpty
                 ? target.cacheKey
                 : VaryIndex.variantKey(baseKey: target.cacheKey, fieldNames: varying, request: target.request.headers)
-            let metadata = try await self.streamToCache(
+            switch try await self.streamToCache(
                 response.body, key: key, info: info, limit: limit, expectedSize: contentLength, deadline: deadline)
-            if !varying.isEmpty {
-                let cache = self.diskCache
-                let index = VaryIndex.indexInfo(kind: kind, url: target.request.address, fieldNames: varying, time: responseTime)
-                let baseKey = target.cacheKey
-                try await self.runIO { _ = try cache.store(Data(), forKey: baseKey, info: index) }
+            {
+            case .stored(let metadata, let prefix):
+                bodyPrefix = prefix
+                if !varying.isEmpty {
+                    let cache = self.diskCache
+                    let index = VaryIndex.indexInfo(kind: kind, url: target.request.address, fieldNames: varying, time: responseTime)
+                    let baseKey = target.cacheKey
+                    do {
+                        try await self.runIO { _ = try cache.store(Data(), forKey: baseKey, info: index) }
+                    } catch let error as StorageError where error.code == .io {
+                        self.noteStoreFailure(error, url: target.request.address, kind: kind)
+                    }
+                }
+                body = .cacheEntry(metadata)
+                received = metadata.size
+            case .unstored(let data, let error):
+                // The disk refused the body (full, read-only, gone): the answer is the origin's bytes,
+                // held in memory, and the next load tries the disk again.
+                self.noteStoreFailure(error, url: target.request.address, kind: kind)
+                body = .data(data)
+                received = Int64(data.count)
+                storagePolicy = .memoryOnly
+                storeFailure = error
             }
-            body = .cacheEntry(metadata)
-            received = metadata.size
         } else {
             let data = try await self.collect(response.body, limit: limit, expectedSize: contentLength, deadline: deadline)
             body = .data(data)
             received = Int64(data.count)
         }
-        return .full(
-            AssetResponse(
-                url: target.request.address, cacheKey: body.cacheKey ?? target.cacheKey, kind: kind, outcome: .downloaded, status: status,
-                headers: headers, body: body, storagePolicy: storagePolicy, size: received, bytesReceived: received, attempts: attempt,
-                timings: AssetResponse.Timings(start: start, responseHead: responseTime, end: clock.now), route: sent.route))
+        var answer = AssetResponse(
+            url: target.request.address, cacheKey: body.cacheKey ?? target.cacheKey, kind: kind, outcome: .downloaded, status: status,
+            headers: headers, body: body, storagePolicy: storagePolicy, size: received, bytesReceived: received, attempts: attempt,
+            timings: AssetResponse.Timings(start: start, responseHead: responseTime, end: clock.now), route: sent.route)
+        answer.storeFailure = storeFailure
+        answer.bodyPrefix = bodyPrefix
+        return .full(answer)
+    }
+    /// Where a body that could be stored ended up.
+    enum Streamed: Sendable {
+        /// Stored, with the body's first ``AssetResponse/bodyPrefixLength`` bytes.
+        case stored(CacheMetadata, prefix: [UInt8])
+        /// The disk refused it: the whole body in memory, and why.
+        case unstored(Data, StorageError)
     }
 
-    /// Streams `body` into a cache writer in batches written on the I/O pool, and commits it when whole.
-    /// Any failure discards the write: nothing is stored.
+    /// Streams `body` into a cache writer: the body collects in memory up to ``writeBatchSize`` before
+    /// each hand-off to the I/O pool, so a body that fits in one batch is opened, written, committed
+    /// and renamed in a single hand-off. Commits only a whole body; any failure of the body discards
+    /// the write. A failure of the disk (``StorageError/Code/io``) is not a failure of the load: what
+    /// was written is read back and the rest of the body collected in memory (``Streamed/unstored``).
     private func streamToCache(
         _ body: HTTPClientResponse.Body, key: String, info: DiskCache.EntryInfo, limit: Int64, expectedSize: Int64?,
         deadline: NIODeadline
-    ) async throws -> CacheMetadata {
+    ) async throws -> Streamed {
         let cache = self.diskCache
-        let writer = try await self.runIO { try cache.makeWriter(forKey: key, maxBytes: limit) }
+        var writer: DiskCache.Writer?
+        var memory: Data?
+        var failure: StorageError?
+        // The chunks as they came (no copy into one buffer): each batch goes out in one `writev`.
+        var pending: [ByteBuffer] = []
+        var pendingBytes = 0
+        var total: Int64 = 0
+        var prefix: [UInt8] = []
         do {
-            var pending = ByteBuffer()
-            var total: Int64 = 0
-            do {
-                for try await chunk in body {
-                    total += Int64(chunk.readableBytes)
-                    try Self.check(total: total, limit: limit, expectedSize: expectedSize, deadline: deadline)
-                    pending.writeImmutableBuffer(chunk)
-                    if pending.readableBytes >= Self.writeBatchSize {
-                        let batch = pending
-                        pending = ByteBuffer()
-                        try await self.runIO { try batch.withUnsafeReadableBytes { try writer.append($0) } }
+            for try await chunk in body {
+                total += Int64(chunk.readableBytes)
+                try Self.check(total: total, limit: limit, expectedSize: expectedSize, deadline: deadline)
+                if prefix.count < AssetResponse.bodyPrefixLength {
+                    prefix += chunk.readableBytesView.prefix(AssetResponse.bodyPrefixLength - prefix.count)
+                }
+                if memory != nil {
+                    memory?.append(contentsOf: chunk.readableBytesView)
+                    continue
+                }
+                pending.append(chunk)
+                pendingBytes += chunk.readableBytes
+                if pendingBytes >= Self.writeBatchSize {
+                    let batch = pending
+                    pending = []
+                    pendingBytes = 0
+                    do {
+                        writer = try await self.runIO { [writer] in
+                            let open = try writer ?? cache.makeWriter(forKey: key, maxBytes: limit)
+                            try Self.withPieces(batch[...], []) { try open.append(contentsOf: $0) }
+                            return open
+                        }
+                    } catch let error as StorageError where error.code == .io {
+                        var salvaged = try await self.salvage(writer)
+                        for piece in batch { salvaged.append(contentsOf: piece.readableBytesView) }
+                        (memory, failure, writer) = (salvaged, error, nil)
                     }
                 }
-            } catch {
-                throw Self.bodyFailure(error)
             }
-            let rest = pending
-            return try await self.runIO {
-                if rest.readableBytes > 0 {
-                    try rest.withUnsafeReadableBytes { try writer.append($0) }
-                }
+        } catch {
+            writer?.discard()
+            throw Self.bodyFailure(error)
+        }
+        let rest = pending
+        if var memory, let failure {
+            for piece in rest { memory.append(contentsOf: piece.readableBytesView) }
+            return .unstored(memory, failure)
+        }
+        do {
+            let metadata = try await self.runIO { [writer] in
+                let open = try writer ?? cache.makeWriter(forKey: key, maxBytes: limit)
                 do {
-                    return try writer.commit(info, expectedSize: expectedSize)
+                    return try Self.withPieces(rest[...], []) { try open.commit(info, expectedSize: expectedSize, finalPieces: $0) }
+                } catch let error as StorageError where error.code == .io {
+                    // Kept for the read-back below when it was this closure's own writer.
+                    if writer == nil { open.discard() }
+                    throw error
                 } catch let error as StorageError where error.code == .corrupt {
                     throw LoaderError.truncated.with(message: error.message, underlying: error)
                 }
             }
+            return .stored(metadata, prefix: prefix)
+        } catch let error as StorageError where error.code == .io {
+            var salvaged = try await self.salvage(writer)
+            for piece in rest { salvaged.append(contentsOf: piece.readableBytesView) }
+            return .unstored(salvaged, error)
         } catch {
-            writer.discard()
+            writer?.discard()
             throw error
         }
+    }
+
+    /// Calls `body` with the readable bytes of every buffer, in order (each valid for the call only).
+    static func withPieces<T>(
+        _ buffers: ArraySlice<ByteBuffer>, _ pieces: [UnsafeRawBufferPointer], _ body: ([UnsafeRawBufferPointer]) throws -> T
+    ) throws -> T {
+        guard let first = buffers.first else { return try body(pieces) }
+        return try first.withUnsafeReadableBytes { try withPieces(buffers.dropFirst(), pieces + [$0], body) }
+    }
+
+    /// What a writer the disk refused had written (read back from its open file), then discards it;
+    /// empty when there was no writer yet.
+    private func salvage(_ writer: DiskCache.Writer?) async throws -> Data {
+        guard let writer else { return Data() }
+        defer { writer.discard() }
+        return try await self.runIO { try writer.writtenBytes() }
+    }
+
+    /// Logs and counts a body the disk cache could not keep.
+    func noteStoreFailure(_ error: StorageError, url: String, kind: AssetKind) {
+        self.metrics.recordStoreFailure(kind: kind, error: error)
+        self.logger.warning(
+            "the disk cache could not store a body; answering from memory",
+            metadata: ["url": "\(url)", "error": "\(error)"])
     }
 
     /// Collects a body that may not be stored into memory, bounded by `limit`.

@@ -137,7 +137,8 @@ extension AssetLoader {
             }
         }
         guard let updated, updated.checksum == checksum else { return nil }
-        var response = self.cachedResponse(CachedEntry(metadata: updated), target: target, outcome: .revalidated, start: start)
+        var response = self.cachedResponse(
+            CachedEntry(metadata: updated, bodyPrefix: entry.bodyPrefix), target: target, outcome: .revalidated, start: start)
         response.attempts = notModified.attempts
         response.timings.responseHead = notModified.responseTime
         response.route = notModified.route
@@ -157,21 +158,30 @@ extension AssetLoader {
         let cache = self.diskCache
         let key = target.cacheKey
         let requestHeaders = target.request.headers
-        let metadata = try await self.runIO { () -> CacheMetadata? in
-            guard let metadata = try cache.metadata(forKey: key), cache.contains(key: key) else { return nil }
-            guard VaryIndex.isIndex(metadata) else { return metadata }
-            cache.touch(key: key)
-            let variant = VaryIndex.variantKey(
-                baseKey: key, fieldNames: VaryIndex.fieldNames(ofIndex: metadata), request: requestHeaders)
-            guard let variantMetadata = try cache.metadata(forKey: variant), cache.contains(key: variant) else { return nil }
-            return variantMetadata
+        let found: (metadata: CacheMetadata, prefix: [UInt8])?
+        do {
+            found = try await self.runIO { () -> (metadata: CacheMetadata, prefix: [UInt8])? in
+                // The metadata is read from the entry file itself (its footer checked): a hit here is a
+                // whole entry. Its first bytes come along for a caller that sniffs the format.
+                let prefixCount = AssetResponse.bodyPrefixLength
+                guard let entry = try cache.metadata(forKey: key, prefixCount: prefixCount) else { return nil }
+                guard VaryIndex.isIndex(entry.metadata) else { return entry }
+                cache.touch(key: key)
+                let variant = VaryIndex.variantKey(
+                    baseKey: key, fieldNames: VaryIndex.fieldNames(ofIndex: entry.metadata), request: requestHeaders)
+                return try cache.metadata(forKey: variant, prefixCount: prefixCount)
+            }
+        } catch let error as StorageError where error.code == .io {
+            // A disk that cannot be read (no descriptors left, the directory gone) is a miss, not a failure.
+            self.logger.warning("the disk cache could not be read; treating it as a miss", metadata: ["key": "\(key)", "error": "\(error)"])
+            return nil
         }
-        guard let metadata else { return nil }
+        guard let (metadata, prefix) = found else { return nil }
         // a stored 404 or 301 answers only the requests that pass such answers on
         if !target.request.acceptsAnyStatus, let status = metadata.http?.status, status != 200, status != 203 {
             return nil
         }
-        return CachedEntry(metadata: metadata)
+        return CachedEntry(metadata: metadata, bodyPrefix: prefix)
     }
 
     /// `cached` for a fresh entry (or one not from HTTP), `stale` otherwise.
@@ -182,10 +192,12 @@ extension AssetLoader {
 
     /// An answer from a cache entry.
     func cachedResponse(_ entry: CachedEntry, target: LoadTarget, outcome: LoadOutcome, start: Date) -> AssetResponse {
-        AssetResponse(
+        var response = AssetResponse(
             url: target.request.address, cacheKey: entry.metadata.key, kind: target.request.kind, outcome: outcome,
             status: entry.stored?.status ?? 200, headers: entry.headers, body: .cacheEntry(entry.metadata), storagePolicy: .allowed,
             size: entry.metadata.size, bytesReceived: 0, attempts: 0,
             timings: AssetResponse.Timings(start: start, responseHead: nil, end: self.configuration.clock.now))
+        response.bodyPrefix = entry.bodyPrefix
+        return response
     }
 }

@@ -70,6 +70,17 @@ public struct AssetResponse: Sendable {
     /// Which way the network exchange went (origin, tier, origin after a tier failure); nil when the
     /// cache answered alone.
     public var route: LoadRoute? = nil
+    /// Why the body is held in memory although it could have been stored: the disk cache refused it
+    /// (full, read-only, its directory removed, no descriptors left). The load succeeded; nil otherwise.
+    public var storeFailure: StorageError? = nil
+    /// The first ``bodyPrefixLength`` bytes of a cache entry body (all of it when shorter): kept as
+    /// they passed for a download, read with the metadata for an answer from the cache, so that a
+    /// caller sniffing the format needs no read of its own (not checked against the checksum: a hint);
+    /// nil for bodies held in memory and local files (read those).
+    public var bodyPrefix: [UInt8]? = nil
+
+    /// How many first bytes ``bodyPrefix`` keeps.
+    public static let bodyPrefixLength = 512
 
     /// The disk cache metadata, when the body is a cache entry.
     public var metadata: CacheMetadata? {

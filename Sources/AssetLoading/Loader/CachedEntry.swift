@@ -11,10 +11,13 @@ import Foundation
 struct CachedEntry: Sendable {
     let metadata: CacheMetadata
     let stored: StoredResponse?
+    /// The first bytes of the data, read with the metadata (see ``AssetResponse/bodyPrefix``).
+    var bodyPrefix: [UInt8]?
 
-    init(metadata: CacheMetadata) {
+    init(metadata: CacheMetadata, bodyPrefix: [UInt8]? = nil) {
         self.metadata = metadata
         self.stored = metadata.http.map(Self.storedResponse)
+        self.bodyPrefix = bodyPrefix
     }
 
     static func storedResponse(_ http: CacheMetadata.HTTPInfo) -> StoredResponse {

@@ -1,12 +1,17 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import AssetStorage
 import Metrics
 
 /// The loader's counters: `assetpipe_loads_total` by kind and outcome, `assetpipe_load_errors_total` by
-/// kind and error code, `assetpipe_tier_exchanges_total` by result.
+/// kind and error code, `assetpipe_tier_exchanges_total` by result, `assetpipe_store_failures_total` by kind
+/// and system error (bodies the disk cache could not keep, answered from memory).
 struct LoaderMetrics: Sendable {
     static let loadsLabel = "assetpipe_loads_total"
     static let errorsLabel = "assetpipe_load_errors_total"
     static let tierLabel = "assetpipe_tier_exchanges_total"
+    static let storeFailuresLabel = "assetpipe_store_failures_total"
 
     let factory: (any MetricsFactory)?
 
@@ -22,6 +27,11 @@ struct LoaderMetrics: Sendable {
 
     func recordFailure(kind: AssetKind, error: LoaderError) {
         self.counter(Self.errorsLabel, [("kind", kind.rawValue), ("code", error.shortDescription)]).increment()
+    }
+
+    func recordStoreFailure(kind: AssetKind, error: StorageError) {
+        let reason = error.errno.map { String(cString: strerror($0)) } ?? error.shortDescription
+        self.counter(Self.storeFailuresLabel, [("kind", kind.rawValue), ("reason", reason)]).increment()
     }
 
     private func counter(_ label: String, _ dimensions: [(String, String)]) -> Counter {

@@ -8,7 +8,7 @@ public enum KindSniffer {
 
     static func guess(contentType: String?, prefix: [UInt8], url: String) -> AssetKind {
         if let byBytes = kind(ofBytes: prefix, url: url) { return byBytes }
-        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let type = contentType?.split(separator: ";").first.map { PrefetchLine.trimmingWhitespace($0).lowercased() } ?? ""
         if type.hasPrefix("image/") { return .image }
         if type.hasPrefix("video/") || type == "application/vnd.apple.mpegurl" { return .video }
         if type.contains("lottie") { return .lottie }

@@ -15,13 +15,13 @@ public enum PrefetchLine: Sendable, Equatable {
 
     /// Parses one line (without its line break); `nil` for a blank or comment line.
     public static func parse<S: StringProtocol>(_ line: S) -> PrefetchLine? {
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = String(trimmingWhitespace(line[...]))
         if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
         let columns = trimmed.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
-        let url = columns[0].trimmingCharacters(in: .whitespaces)
+        let url = String(trimmingWhitespace(columns[0]))
         var kind: AssetKind?
         if columns.count > 1 {
-            let name = columns[1].trimmingCharacters(in: .whitespaces)
+            let name = String(trimmingWhitespace(columns[1]))
             if !name.isEmpty {
                 guard let named = AssetKind(rawValue: name.lowercased()) else {
                     return .malformed(text: trimmed, reason: "unknown kind '\(name)' (image, lottie, video or raw)")
@@ -31,6 +31,14 @@ public enum PrefetchLine: Sendable, Equatable {
         }
         if let reason = problem(with: url) { return .malformed(text: trimmed, reason: reason) }
         return .item(url: url, kind: kind)
+    }
+
+    /// `text` without leading and trailing whitespace (Unicode's, line breaks included); no
+    /// Foundation bridging, as a list of a million lines is parsed line by line.
+    static func trimmingWhitespace<S: StringProtocol>(_ text: S) -> S.SubSequence {
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }) else { return text[text.endIndex...] }
+        let last = text.lastIndex(where: { !$0.isWhitespace })!
+        return text[first...last]
     }
 
     /// Why `url` cannot be fetched, or nil when it can.

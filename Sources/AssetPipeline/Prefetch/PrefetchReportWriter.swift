@@ -85,6 +85,7 @@ public final class PrefetchReportWriter: Sendable {
             "bytes": result.bytes, "bytesDownloaded": result.bytesDownloaded, "stored": result.stored,
         ]
         if let node = result.node { object["node"] = node }
+        if let storeFailure = result.storeFailure { object["storeFailure"] = storeFailure }
         if let failure = result.failure {
             object["error"] = ["code": failure.code, "message": failure.message]
         } else {
@@ -100,7 +101,7 @@ public final class PrefetchReportWriter: Sendable {
             "cached": summary.cached, "stale": summary.stale, "failed": summary.failed,
             "duplicates": summary.duplicates, "bytesDownloaded": summary.bytesDownloaded,
             "elapsedSeconds": (summary.elapsedSeconds * 1000).rounded() / 1000,
-            "interrupted": summary.interrupted, "cancelled": summary.cancelled,
+            "interrupted": summary.interrupted, "cancelled": summary.cancelled, "storeFailures": summary.storeFailures,
         ]
         if !summary.itemsPerNode.isEmpty { object["itemsPerNode"] = summary.itemsPerNode }
         return object

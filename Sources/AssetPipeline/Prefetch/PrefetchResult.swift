@@ -36,6 +36,9 @@ public struct PrefetchResult: Sendable, Equatable {
     public var failure: Failure?
     /// The tier node that answered (`X-Assetpipe-Node`), when the item went through a tier.
     public var node: String?
+    /// Why a body that could have been stored is not: the disk cache refused it (full, read-only,
+    /// gone). The item still succeeded with the origin's bytes; nil otherwise.
+    public var storeFailure: String?
 
     /// Creates a result; `node` is nil unless the item went through a tier.
     public init(

@@ -22,6 +22,9 @@ public struct PrefetchSummary: Sendable, Equatable {
     public var interrupted = false
     /// Items in flight when the run was stopped; they are not in the report and a rerun fetches them.
     public var cancelled = 0
+    /// Items downloaded whole whose body the disk cache could not keep (full, read-only, gone):
+    /// they succeeded, uncached, and a rerun fetches them again.
+    public var storeFailures = 0
     /// Items each tier node answered (prefetches through a tier).
     public var itemsPerNode: [String: Int] = [:]
 
@@ -32,6 +35,7 @@ public struct PrefetchSummary: Sendable, Equatable {
         total += 1
         bytesDownloaded += result.bytesDownloaded
         if let node = result.node { itemsPerNode[node, default: 0] += 1 }
+        if result.storeFailure != nil { storeFailures += 1 }
         switch result.outcome {
         case "downloaded": downloaded += 1
         case "revalidated": revalidated += 1

@@ -161,10 +161,12 @@ public final class Prefetcher: Sendable {
         }
         var stored = false
         if case .cacheEntry = response.body { stored = true }
-        return PrefetchResult(
+        var result = PrefetchResult(
             url: url, line: line, outcome: response.outcome.rawValue, kind: resolved, status: response.status,
             bytes: response.size, bytesDownloaded: response.bytesReceived, stored: stored, failure: nil,
             node: response.route?.node)
+        result.storeFailure = response.storeFailure?.description
+        return result
     }
 
     /// Has the tier node that owns `url` fetch and keep it; the outcome is the node's
@@ -188,6 +190,9 @@ public final class Prefetcher: Sendable {
     /// no checksum pass, no recorded access).
     func firstBytes(of response: AssetResponse) async throws -> [UInt8] {
         switch response.body {
+        case .cacheEntry where response.bodyPrefix != nil:
+            // The loader kept the first bytes (as they passed, or read with the metadata): no read here.
+            return Array((response.bodyPrefix ?? []).prefix(KindSniffer.prefixLength))
         case .cacheEntry(let metadata):
             let disk = manager.diskCache
             return try await manager.runIO { try disk.peek(forKey: metadata.key, count: KindSniffer.prefixLength) } ?? []
@@ -208,8 +213,11 @@ public final class Prefetcher: Sendable {
     /// `scheme://authority` of a cache key (a normalized URL, scheme and host already lowercased),
     /// the unit of the per-host limit: cut from the string, not parsed a second time.
     static func origin(ofKey key: String) -> Substring {
-        guard let schemeEnd = key.range(of: "://") else { return key[...] }
-        let rest = key[schemeEnd.upperBound...]
+        let utf8 = key.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
+              utf8[colon...].starts(with: "://".utf8)
+        else { return key[...] }
+        let rest = key[utf8.index(colon, offsetBy: 3)...]
         return key[..<(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? key.endIndex)]
     }
 

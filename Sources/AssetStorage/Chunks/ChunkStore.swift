@@ -34,7 +34,10 @@ public final class ChunkStore: Sendable {
     let root: String
     let tmpDir: String
     let lock: CommitLock
-    let counterFD: Int32
+    /// `.generation`, open for reading and writing; opened for reading only (or not at all, -1)
+    /// while the directory refuses writes, and again for writing by the first bump that finds it
+    /// writable.
+    let counter: Mutex<Int32>
     let state: Mutex<State>
     let temporaryCounter = Atomic<Int>(0)
 
@@ -72,12 +75,29 @@ public final class ChunkStore: Sendable {
         self.configuration = configuration
         root = configuration.directory.standardizedFileURL.path
         tmpDir = root + "/tmp"
-        try POSIX.mkdirs(tmpDir)
+        do {
+            try POSIX.mkdirs(tmpDir)
+        } catch where POSIX.refusesWrites(error) {
+            // A directory that refuses writes still opens (see the repair below).
+        }
         lock = try CommitLock(path: root + "/.lock")
-        counterFD = try POSIX.open(root + "/.generation", O_RDWR | O_CREAT, 0o644)
+        let counterPath = root + "/.generation"
+        do {
+            counter = Mutex(try POSIX.open(counterPath, O_RDWR | O_CREAT, 0o644))
+        } catch where POSIX.refusesWrites(error) {
+            counter = Mutex(try POSIX.openIfExists(counterPath) ?? -1)
+        }
         state = Mutex(State())
-        try lock.withLock {
-            try repairDirectory()
+        do {
+            try lock.withLock {
+                try repairDirectory()
+                state.withLock { $0.seenCounter = nil }
+                try syncLocked()
+            }
+        } catch where POSIX.refusesWrites(error) {
+            // A read-only directory (or one whose folder cannot be made): nothing can be repaired,
+            // what is there is read as it is; writes fail (and are counted by their callers) until
+            // the directory takes them again.
             state.withLock { $0.seenCounter = nil }
             try syncLocked()
         }
@@ -90,7 +110,7 @@ public final class ChunkStore: Sendable {
 
     deinit {
         close()
-        POSIX.close(counterFD)
+        counter.withLock { if $0 >= 0 { POSIX.close($0) } }
     }
 
     /// Writes pending access times; further use throws ``StorageError/Code/closed``.
@@ -125,14 +145,24 @@ public final class ChunkStore: Sendable {
     /// The directory's change counter (0 when never written).
     func readCounter() -> UInt64 {
         var value: UInt64 = 0
-        let n = withUnsafeMutableBytes(of: &value) { pread(counterFD, $0.baseAddress, 8, 0) }
+        let n = counter.withLock { fd in withUnsafeMutableBytes(of: &value) { pread(fd, $0.baseAddress, 8, 0) } }
         return n == 8 ? UInt64(littleEndian: value) : 0
     }
 
     /// Bumps the counter after a change; call under the lock, after ``syncLocked()``.
     func bumpCounter() throws {
         var next = (readCounter() &+ 1).littleEndian
-        let n = withUnsafeBytes(of: &next) { pwrite(counterFD, $0.baseAddress, 8, 0) }
+        let n = try counter.withLock { fd in
+            var n = withUnsafeBytes(of: &next) { pwrite(fd, $0.baseAddress, 8, 0) }
+            if n < 0 && (errno == EBADF || fd < 0) {
+                // Opened for reading while the directory refused writes: open it for writing now.
+                let fresh = try POSIX.open(root + "/.generation", O_RDWR | O_CREAT, 0o644)
+                if fd >= 0 { POSIX.close(fd) }
+                fd = fresh
+                n = withUnsafeBytes(of: &next) { pwrite(fd, $0.baseAddress, 8, 0) }
+            }
+            return n
+        }
         guard n == 8 else { throw POSIX.error("write", root + "/.generation") }
         state.withLock { $0.seenCounter = UInt64(littleEndian: next) }
     }
