@@ -16,10 +16,8 @@ extension LoaderError {
             if error.code == .tooLarge { return .tooLarge.with(message: error.message, underlying: error) }
             if error.code == .closed { return .shutdown.with(message: error.message, underlying: error) }
             return .storage.with(message: error.message, underlying: error)
-        case is ChannelError, is IOError:
-            return .connection.with(message: "the connection failed: \(error)", underlying: error)
         default:
-            return .connection.with(message: "\(error)", underlying: error)
+            return .connection.with(message: "the connection failed: \(Self.cause(error))", underlying: error)
         }
     }
 
@@ -27,7 +25,7 @@ extension LoaderError {
         switch error {
         case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .tlsHandshakeTimeout,
             .getConnectionFromPoolTimeout:
-            return .timeout.with(message: "timed out: \(error)", underlying: error)
+            return .timeout.with(message: "timed out: \(Self.cause(error))", underlying: error)
         case .redirectLimitReached:
             return .tooManyRedirects.with(underlying: error)
         case .redirectCycleDetected:
@@ -39,7 +37,7 @@ extension LoaderError {
         case .alreadyShutdown:
             return .shutdown.with(underlying: error)
         default:
-            return .connection.with(message: "the exchange failed: \(error)", underlying: error)
+            return .connection.with(message: "the exchange failed: \(Self.cause(error))", underlying: error)
         }
     }
 }

@@ -120,10 +120,10 @@ public struct LoaderError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// `LoaderError.CODE: MESSAGE`. The message already says what the underlying error was, in
+    /// words, so the underlying error is not printed again.
     public var description: String {
-        var text = "LoaderError.\(self.shortDescription): \(self.message)"
-        if let underlying { text += " (\(underlying))" }
-        return text
+        "LoaderError.\(self.shortDescription): \(self.message)"
     }
 
     public static func == (lhs: LoaderError, rhs: LoaderError) -> Bool {

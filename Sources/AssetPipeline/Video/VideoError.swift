@@ -1,3 +1,5 @@
+import AssetLoading
+
 /// The one error type of ``VideoUtil``: a code, a message and, where one exists, the status,
 /// the resource's length and an underlying error.
 ///
@@ -59,9 +61,16 @@ public struct VideoError: Error, Sendable, CustomStringConvertible {
         return code.description
     }
 
+    /// `CODE: MESSAGE`. The message already says what the underlying error was, so the
+    /// underlying error is not printed again.
     public var description: String {
-        var text = "\(shortDescription): \(message)"
-        if let underlying { text += " (\(underlying))" }
-        return text
+        "\(shortDescription): \(message)"
+    }
+
+    /// A failed exchange with the origin for `url`: the loader's message (which names the cause
+    /// once), not its description.
+    static func network(_ url: String, _ error: any Error) -> VideoError {
+        let cause = (error as? LoaderError)?.message ?? "\(error)"
+        return VideoError(.network, "\(url): \(cause)", underlying: error)
     }
 }

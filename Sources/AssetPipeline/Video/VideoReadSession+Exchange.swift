@@ -220,7 +220,7 @@ extension VideoReadSession {
         } catch let error as LoaderError where error == .cancelled {
             throw CancellationError()
         } catch {
-            throw VideoError(.network, "\(url): \(error)", underlying: error)
+            throw VideoError.network(url, error)
         }
     }
 

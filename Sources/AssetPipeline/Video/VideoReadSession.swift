@@ -239,7 +239,7 @@ final class VideoReadSession {
         case let error as VideoError: return error
         case is CancellationError: return VideoError(.cancelled, "the read of \(url) was cancelled")
         case let error as StorageError: return VideoError(.storage, error.message, underlying: error)
-        default: return VideoError(.network, "\(url): \(error)", underlying: error)
+        default: return VideoError.network(url, error)
         }
     }
 }
