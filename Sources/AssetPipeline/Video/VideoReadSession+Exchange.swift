@@ -214,6 +214,7 @@ extension VideoReadSession {
         let deadline = NIODeadline.now() + .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         do {
             let response = try await util.manager.loader.send(request, deadline: deadline, kind: .video).response
+            statistics.update { $0.status = Int(response.status.code) }
             return Exchange(response: response, headers: HeaderFields(response.headers), requestTime: requestTime, responseTime: util.clock.now)
         } catch let error as CancellationError {
             throw error
