@@ -93,8 +93,56 @@ struct CacheCommandTests {
         #expect(try jsonObject(stats.stdout)["entries"] as? Int == 0)
     }
 
+    static let chunk = 1 << 20  // the chunk size the command opens `chunks/` with
+
+    /// A chunk store in `chunks/` with three resources of three chunks (1 MiB, 1 MiB, 1 KiB).
+    func fillChunks() throws -> ChunkStore {
+        let store = try ChunkStore(configuration: .init(directory: dir.appendingPathComponent("chunks"), chunkSize: Self.chunk))
+        for r in 0..<3 {
+            let record = try store.replaceResource(forKey: "v\(r)", info: .init(totalLength: Int64(2 * Self.chunk + 1024)))
+            for index in 0..<3 {
+                let count = index < 2 ? Self.chunk : 1024
+                try store.writeChunk(forKey: "v\(r)", generation: record.generation, index: index, bytes: [UInt8](repeating: UInt8(r * 3 + index), count: count))
+            }
+        }
+        return store
+    }
+
+    @Test func verifyAndPruneCoverTheChunks() throws {
+        let store = try fillChunks()
+        let record = try #require(try store.record(forKey: "v1"))
+        store.close()
+        let path = dir.appendingPathComponent("chunks/\(CacheKeyHash.fileName(for: "v1"))/\(String(format: "%016llx", record.generation))-2.chunk")
+        var bytes = try Data(contentsOf: path)
+        bytes[7] ^= 1
+        try bytes.write(to: path)
+
+        let verify = try assetpipe(["cache", "verify", "--cache-dir", dir.path, "--json"])
+        #expect(verify.status == 1, "\(verify.stdout)")
+        let chunks = try #require(try jsonObject(verify.stdout)["chunks"] as? [String: Any])
+        #expect(chunks["checked"] as? Int == 9)
+        #expect(chunks["corrupt"] as? Int == 1)
+        #expect(chunks["removed"] as? Int == 1)
+        #expect(chunks["problems"] as? [String] == ["v1: chunk 2: checksum mismatch"])
+        #expect(try jsonObject(verify.stdout)["corrupt"] as? Int == 0)  // the entries are whole
+        let again = try assetpipe(["cache", "verify", "--cache-dir", dir.path])
+        #expect(again.status == 0, "\(again.stdout)")
+        #expect(again.stdout.contains("chunks: checked 8 in 3 resources, corrupt 0, removed 0"))
+
+        let pruned = try assetpipe(["cache", "prune", "--cache-dir", dir.path, "--max-chunk-bytes", "\(3 * Self.chunk)", "--json"])
+        #expect(pruned.status == 0, "\(pruned.stderr)")
+        let after = try #require(try jsonObject(pruned.stdout)["chunks"] as? [String: Int])
+        #expect(after["removedChunks"] ?? 0 >= 3)
+        #expect(after["bytes"] ?? .max <= 3 * Self.chunk)
+        #expect(try jsonObject(pruned.stdout)["removed"] as? Int == 0)  // no entry limit was given
+        let byAge = try assetpipe(["cache", "prune", "--cache-dir", dir.path, "--max-age", "0", "--json"])
+        #expect(try #require(try jsonObject(byAge.stdout)["chunks"] as? [String: Int])["removedResources"] == 3)
+        #expect(try jsonObject(byAge.stdout)["entries"] as? Int == 0)
+    }
+
     @Test func badUsageExitsTwo() throws {
         #expect(try assetpipe(["cache", "prune", "--cache-dir", dir.path]).status == 2)
+        #expect(try assetpipe(["cache", "prune", "--cache-dir", dir.path, "--max-chunk-bytes", "-1"]).status == 2)
         #expect(try assetpipe(["cache", "frobnicate"]).status == 2)
         #expect(try assetpipe(["cache", "prune", "--max-count", "many"]).status == 2)
         let unusable = try assetpipe(["cache", "stats", "--cache-dir", "/proc/version/x"])
