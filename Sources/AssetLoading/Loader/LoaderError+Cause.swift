@@ -34,7 +34,11 @@ extension LoaderError {
         case let error as SocketAddressError.UnknownHost:
             return "\(error.errorDescription) (error \(error.errorCode))"
         case let error as HTTPParserError:
-            return "the response is not valid HTTP/1.1 (\(error))"
+            switch error {
+            case .headerOverflow: return "a head larger than the parser accepts"
+            case .invalidChunkSize: return "a chunk size that is not a hexadecimal number"
+            default: return "\(error)"
+            }
         case let error as HTTPClientError:
             return error.shortDescription.prefix(1).lowercased() + error.shortDescription.dropFirst()
         case let error as ChannelError:
