@@ -15,9 +15,16 @@ public struct Bitmap: Sendable, Hashable {
         }
     }
 
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// Bytes from the start of one row to the start of the next: at least
+    /// `width * pixelFormat.bytesPerPixel`.
+    ///
+    /// The bitmaps ``ImageDecoder`` makes have no padding: `width * 4`.
     public let bytesPerRow: Int
+    /// How each pixel is laid out.
     public let pixelFormat: PixelFormat
     /// The pixel bytes, `bytesPerRow * height` of them.
     public let pixels: [UInt8]

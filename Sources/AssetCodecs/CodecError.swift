@@ -39,10 +39,12 @@ public struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `unsupported`, `tooLarge` or `bufferTooSmall`.
     public var shortDescription: String { code.rawValue }
 
+    /// The code and the message: `truncated: <message>`.
     public var description: String { "\(code.rawValue): \(message)" }
 
     /// Errors are equal when their codes are; the message is not compared.
     public static func == (lhs: CodecError, rhs: CodecError) -> Bool { lhs.code == rhs.code }
 
+    /// Hashes the code alone, as `==` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

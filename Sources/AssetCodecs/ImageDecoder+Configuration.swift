@@ -9,10 +9,13 @@ extension ImageDecoder {
         /// When set, the output is scaled down (aspect ratio kept) so that neither side exceeds it:
         /// JPEG first by libjpeg-turbo's DCT scaling (1/2, 1/4, 1/8) to the smallest scale at or
         /// above the target, then both formats by an area-averaging resize. Default: nil (full size).
+        ///
+        /// Images already within it are not enlarged; 0 or a negative value means full size.
         public var maxDimension: Int?
         /// Largest ancillary PNG chunk libpng may allocate, in bytes. Default: 8_000_000.
         public var maxChunkBytes: Int
 
+        /// Creates a configuration; every default is the one written on its property.
         public init(
             pixelBudget: Int = 100_000_000,
             maxInputBytes: Int = 256 << 20,

@@ -16,9 +16,23 @@ import CAssetCodecs
 /// 16-bit samples as `(v * 255 + 32767) / 65535`, gray to R=G=B, alpha 255 when absent, no gamma
 /// or colour-profile correction, interlaced images whole. JPEG: libjpeg-turbo's default
 /// decompression (the pixels `djpeg` writes), alpha 255, gray to R=G=B, CMYK and YCCK to RGB.
+///
+/// Every failure is a ``CodecError``: `.tooLarge` for input or a declared size over the configured
+/// limits, `.unsupported` for data that is not PNG or JPEG (or a variant the libraries refuse),
+/// `.truncated` and `.corrupt` for bad data, `.bufferTooSmall` for a caller's buffer that cannot
+/// hold what it is asked to.
+///
+/// ```swift
+/// let decoder = ImageDecoder(configuration: .init(maxDimension: 1024))
+/// let decoded = try decoder.decode(data)   // data: Data or [UInt8]
+/// print(decoded.bitmap.width, decoded.bitmap.height, decoded.warnings)
+/// ```
 public struct ImageDecoder: Sendable {
+    /// The limits and output options of every decode this decoder does.
     public var configuration: Configuration
 
+    /// Creates a decoder; the default configuration has the defaults of
+    /// ``Configuration-swift.struct`` (100 megapixels, 256 MiB of input, full size).
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }

@@ -1,14 +1,28 @@
 /// An image container format, recognised from the first bytes of the data (never from a name).
+///
+/// Only ``png`` and ``jpeg`` are decoded (``isDecodable``); the others are recognised so that an
+/// error can name what the data is.
 public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// PNG, recognised by `89 50 4E 47` (`\x89PNG`).
     case png
+    /// JPEG, recognised by its SOI marker `FF D8`.
     case jpeg
+    /// GIF: `GIF87a` or `GIF89a`.
     case gif
+    /// WebP: `RIFF`, then `WEBP` at byte 8.
     case webp
+    /// BMP: `BM`.
     case bmp
+    /// TIFF, little-endian (`49 49 2A 00`) or big-endian (`4D 4D 00 2A`).
     case tiff
+    /// AVIF: `ftypavif` or `ftypavis` at byte 4.
     case avif
+    /// HEIF: `ftyp` at byte 4 with a brand that starts with `hei`, or `mif1`, `heix`, `hevc`.
     case heif
+    /// JPEG XL, a bare codestream (`FF 0A`) or in its container (`00 00 00 0C 4A 58 4C 20`);
+    /// raw value `jpeg-xl`.
     case jpegXL = "jpeg-xl"
+    /// ICO (Windows icon): `00 00 01 00`.
     case ico
 
     /// The bytes a sniff needs at most.
@@ -57,5 +71,6 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         self == .png || self == .jpeg
     }
 
+    /// The raw value: `png`, `jpeg`, `jpeg-xl`, ...
     public var description: String { rawValue }
 }

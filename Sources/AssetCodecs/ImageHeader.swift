@@ -4,9 +4,27 @@ import CAssetCodecs
 public struct ImageHeader: Sendable, Hashable {
     /// The colour model stored in the file, before conversion to RGBA.
     public enum ColorSpace: String, Sendable, Hashable {
-        case gray, grayAlpha, rgb, rgba, palette, yCbCr, cmyk, ycck, unknown
+        /// Gray (PNG gray, JPEG grayscale).
+        case gray
+        /// Gray with alpha (PNG).
+        case grayAlpha
+        /// Red, green, blue (PNG truecolour; a JPEG stored as RGB).
+        case rgb
+        /// Red, green, blue, alpha (PNG).
+        case rgba
+        /// Indexes into a palette (PNG).
+        case palette
+        /// YCbCr (most JPEGs).
+        case yCbCr
+        /// CMYK (JPEG).
+        case cmyk
+        /// YCCK: CMYK stored as YCbCr plus K (JPEG).
+        case ycck
+        /// Any other colour model the library reports.
+        case unknown
     }
 
+    /// The format the header was read from (``ImageFormat/png`` or ``ImageFormat/jpeg``).
     public var format: ImageFormat
     /// Declared width in pixels.
     public var width: Int
@@ -18,6 +36,7 @@ public struct ImageHeader: Sendable, Hashable {
     public var bitDepth: Int
     /// Adam7-interlaced PNG or progressive JPEG.
     public var isInterlaced: Bool
+    /// The colour model stored in the file.
     public var colorSpace: ColorSpace
     /// An alpha channel or a `tRNS` chunk.
     public var hasAlpha: Bool

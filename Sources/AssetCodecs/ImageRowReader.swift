@@ -67,6 +67,7 @@ public final class ImageRowReader: Sendable {
     public let width: Int
     /// Output height in pixels (after `maxDimension`).
     public let height: Int
+    /// How the rows are laid out: the `layout` given to ``ImageDecoder/rowReader(for:layout:)``.
     public let layout: Layout
     /// Whether rows come straight from the library (true) or from a bitmap decoded whole first.
     public let isStreamed: Bool

@@ -35,7 +35,10 @@ public struct LottieError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String?
     /// For `validationFailed`: every problem strict validation found.
     public var problems: [LottieProblem]
-    /// The error of a lower layer (ZIPFoundation) that caused this one.
+    /// The error of a lower layer that caused this one, when one is kept.
+    ///
+    /// The readers of this module keep none: they put the lower layer's words (ZIPFoundation's, for
+    /// a deflate stream) in ``message`` and leave this `nil`.
     public var underlying: (any Error & Sendable)?
 
     private init(_ code: Code, _ message: String = "", offset: Int? = nil, path: String? = nil,
@@ -51,6 +54,8 @@ public struct LottieError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A short, stable name of the code, fit for metric labels and `--json` output.
     public var shortDescription: String { code.rawValue }
 
+    /// The code, the message, the path and the byte offset when known, then the first 20
+    /// problems, one per line, and how many more there are.
     public var description: String {
         var text = "LottieError.\(code.rawValue): \(message)"
         if let path { text += " at \(path)" }
@@ -60,6 +65,8 @@ public struct LottieError: Error, Sendable, Equatable, CustomStringConvertible {
         return text
     }
 
+    /// Errors are equal when their codes are; the message, the location and the problems are not
+    /// compared.
     public static func == (lhs: LottieError, rhs: LottieError) -> Bool { lhs.code == rhs.code }
 
     /// The input is larger than `Configuration.maxInputBytes`.

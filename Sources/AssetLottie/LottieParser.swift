@@ -24,6 +24,7 @@ public struct LottieParser: Sendable {
         /// Validate after parsing and throw `validationFailed` when there are problems. Default `false`.
         public var strict: Bool = false
 
+        /// The default limits, lenient; each default is written on its property.
         public init() {}
 
         /// The default limits with `strict` set.
@@ -38,8 +39,10 @@ public struct LottieParser: Sendable {
         }
     }
 
+    /// The limits and mode of every parse this parser does.
     public var configuration: Configuration
 
+    /// Creates a parser; by default lenient, with the default limits.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }

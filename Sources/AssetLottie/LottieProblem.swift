@@ -5,10 +5,12 @@ public struct LottieProblem: Sendable, Equatable, CustomStringConvertible {
     /// What is wrong.
     public var message: String
 
+    /// Creates a problem at `path`.
     public init(path: String, message: String) {
         self.path = path
         self.message = message
     }
 
+    /// `path: message`, as `$.layers[3].parent: no layer has ind 7`.
     public var description: String { "\(path): \(message)" }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AssetStorage
 import Foundation
 
 /// `assetpipe`: fetch, cache and decode media assets.
@@ -9,6 +10,7 @@ struct AssetPipe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assetpipe",
         abstract: "Fetch media assets over HTTP, keep them in layered caches, decode them.",
+        version: AssetPipelineVersion.current,
         subcommands: [
             CacheCommand.self,
             DecodeCommand.self,

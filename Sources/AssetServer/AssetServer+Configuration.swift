@@ -18,7 +18,7 @@ extension AssetServer {
         public var origin: String?
         /// Fetch from loopback, private, link-local and other non-public addresses. Default false.
         public var allowPrivate: Bool
-        /// When non-empty, the only hosts fetched (``HostPattern``: `cdn.example.org`, `*.example.org`).
+        /// When non-empty, the only hosts fetched (`HostPattern`: `cdn.example.org`, `*.example.org`).
         /// Default empty (any public host).
         public var allowedHosts: [HostPattern]
         /// The bearer token of the admin endpoints (`/v1/cache/prune`, `/v1/cache/purge`); nil turns
@@ -55,13 +55,14 @@ extension AssetServer {
         public var maxPrefetchItems: Int
         /// How prefetch jobs run (concurrency, per host, validation). Default: the prefetcher's defaults.
         public var prefetch: Prefetcher.Configuration
-        /// The name sent in the `Server` header and `X-Assetpipe-Node` (a tier node's name). Default
-        /// `assetpipe`.
+        /// The name sent in `X-Assetpipe-Node` (a tier node's name) and `Via`; `Server` carries
+        /// `AssetPipelineVersion.productToken`. Default `assetpipe`.
         public var nodeName: String
         /// Where the metrics of `/metrics` are kept: the server's, and the loader's when the manager
         /// was built with ``loaderConfiguration(_:)``. Default: a registry of its own.
         public var metrics: PrometheusCollectorRegistry
 
+        /// A configuration with the defaults written on each property.
         public init(
             host: String = "127.0.0.1",
             port: Int = 8080,

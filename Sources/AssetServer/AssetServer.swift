@@ -1,4 +1,5 @@
 import AssetPipeline
+import AssetStorage
 import HummingbirdCore
 import Logging
 import NIOCore
@@ -6,8 +7,8 @@ import NIOPosix
 import ServiceLifecycle
 import Synchronization
 
-/// The pipeline as a caching HTTP service: the ``AssetsManager``'s caches and loader, ``ImageUtil``,
-/// ``LottieUtil``, ``VideoUtil`` and the ``Prefetcher`` behind HTTP/1.1, and optionally a reverse
+/// The pipeline as a caching HTTP service: the `AssetsManager`'s caches and loader, `ImageUtil`,
+/// `LottieUtil`, `VideoUtil` and the `Prefetcher` behind HTTP/1.1, and optionally a reverse
 /// proxy in front of one origin that caches as a shared cache (RFC 9111).
 ///
 /// - **No second cache**: assets are answered from the manager's memory caches (hot bodies up to
@@ -15,7 +16,7 @@ import Synchronization
 ///   ``Configuration/largeAssetThreshold``), and fetched through its loader, which coalesces
 ///   identical requests (500 concurrent requests for one cold asset make one origin request).
 /// - **Safe to expose**: only `http` and `https` URLs, destinations checked by the loader's
-///   ``AssetLoading/DestinationPolicy`` (build the manager with
+///   `DestinationPolicy` (build the manager with
 ///   ``Configuration/loaderConfiguration(_:)``); bounded request targets, headers and bodies; a
 ///   request's head within ``Configuration/requestTimeout``, each body piece within
 ///   ``Configuration/writeTimeout``; idle connections closed; every error a JSON object.
@@ -29,7 +30,9 @@ import Synchronization
 /// try await group.run()
 /// ```
 public final class AssetServer: Service, Sendable {
+    /// Where the server listens, what it fetches, and its limits.
     public let configuration: Configuration
+    /// The manager whose caches and loader the server answers from; the caller shuts it down.
     public let manager: AssetsManager
     let responder: ServerResponder
     let logger: Logger
@@ -70,7 +73,7 @@ public final class AssetServer: Service, Sendable {
                 maxHeaderBytes: configuration.maxHeaderBytes),
             configuration: ServerConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
-                serverName: configuration.nodeName,
+                serverName: AssetPipelineVersion.productToken,
                 backlog: 1_024,
                 availableConnectionsDelegate: MaximumAvailableConnections(max(1, configuration.maxConnections), logger: logger)),
             onServerRunning: { [port, logger, configuration] channel in

@@ -65,6 +65,7 @@ public struct AssetServerError: Error, Sendable, CustomStringConvertible {
     /// The stable code, fit for a metric label and for clients to switch on.
     public var shortDescription: String { code.rawValue }
 
+    /// The status, the code and the message: `404 not_found: no such endpoint`.
     public var description: String { "\(status) \(code.rawValue): \(message)" }
 
     static func missingParameter(_ name: String) -> Self {

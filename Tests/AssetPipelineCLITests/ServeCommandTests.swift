@@ -1,3 +1,4 @@
+import AssetStorage
 import AssetTestSupport
 import AsyncHTTPClient
 import Foundation
@@ -106,6 +107,12 @@ struct ServeCommandTests {
         #expect(try assetpipe(["get", "http://127.0.0.1:1/x", "--via", "ftp://tier"]).status == 2)
         #expect(try assetpipe(["get", "http://127.0.0.1:1/x", "--via", "http://tier", "--via-fallback", "maybe"]).status == 2)
         #expect(try assetpipe(["prefetch", "-", "--keep-local"]).status == 2)
+    }
+
+    @Test func versionIsTheLibrarysConstant() throws {
+        let result = try assetpipe(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == AssetPipelineVersion.current)
     }
 
     @Test func badSettingsExitTwo() throws {

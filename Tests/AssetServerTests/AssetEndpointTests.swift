@@ -1,3 +1,4 @@
+import AssetStorage
 import AssetTestSupport
 import Foundation
 import NIOHTTP1
@@ -28,6 +29,9 @@ struct AssetEndpointTests {
             #expect(second.body == Self.png)
             #expect(second.header("X-Assetpipe-Cache") == "memory")
             #expect(harness.origin.requestCount(path: "/a.png") == 1)
+            #expect(harness.origin.requests(path: "/a.png").first?.header("User-Agent") == AssetPipelineVersion.productToken)
+            #expect(first.header("Server") == AssetPipelineVersion.productToken)
+            #expect(second.header("Server") == AssetPipelineVersion.productToken)
             let head = try await harness.send(harness.endpoint("asset", originPath: "/a.png"), method: .HEAD)
             #expect(head.status == 200)
             #expect(head.body.isEmpty)
@@ -148,6 +152,12 @@ struct AssetEndpointTests {
             #expect(answer.body == TestContent.generatedBytes(500_000..<500_010))
             let ranged = harness.origin.requests(path: "/huge.bin").compactMap { $0.header("Range") }
             #expect(ranged == ["bytes=458752-524287"])
+            // known to be large now: the next range goes straight to the chunk store, no whole-body GET first
+            let next = try await harness.send(harness.endpoint("asset", originPath: "/huge.bin"), headers: [("Range", "bytes=900000-900009")])
+            #expect(next.body == TestContent.generatedBytes(900_000..<900_010))
+            let requests = harness.origin.requests(path: "/huge.bin")
+            #expect(requests.filter { $0.header("Range") == nil }.count == 1)
+            #expect(requests.compactMap { $0.header("Range") } == ["bytes=458752-524287", "bytes=851968-917503"])
         }
     }
 

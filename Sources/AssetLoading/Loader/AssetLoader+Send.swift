@@ -26,7 +26,7 @@ extension AssetLoader {
     static let redirectStatuses: Set<UInt> = [301, 302, 303, 307, 308]
 
     /// Sends one request to an origin, the single door every exchange of the loader and of the range
-    /// reads goes through.
+    /// reads goes through. A request without `User-Agent` gets ``AssetPipelineVersion/productToken``.
     ///
     /// - With a ``Configuration/tier``, a `GET` or `HEAD` goes to the tier instead (without
     ///   `Authorization` and `Cookie`: the tier fetches on its own), and to the origin when the tier
@@ -78,6 +78,9 @@ extension AssetLoader {
     /// ``send(_:deadline:followRedirects:kind:)`` without the tier.
     private func sendToOrigin(_ request: HTTPClientRequest, deadline: NIODeadline, followRedirects: Bool) async throws -> OriginResponse {
         var current = request
+        if !current.headers.contains(name: "User-Agent") {
+            current.headers.add(name: "User-Agent", value: AssetPipelineVersion.productToken)
+        }
         var visited: Set<String> = [Self.defaultCacheKey(for: request.url)]
         var redirects = 0
         do {

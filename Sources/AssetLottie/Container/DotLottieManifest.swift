@@ -2,14 +2,19 @@
 public struct DotLottieManifest: Sendable, Equatable {
     /// One entry of `animations`: its `id` plus player settings kept untyped.
     public struct Animation: Sendable, Equatable {
+        /// `id`: the animation's name in the archive (`animations/<id>.json` or `a/<id>.json`).
         public var id: String
+        /// The entry's other members (player settings such as `loop` or `speed`), kept untyped.
         public var extra: JSONObject
     }
 
     /// `version`: "1.0"/"1" (folders `animations/`, `images/`) or "2" (folders `a/`, `i/`).
     public var version: String?
+    /// `generator`: the tool that wrote the archive (`nil` when absent or not a string).
     public var generator: String?
+    /// `author` (`nil` when absent or not a string).
     public var author: String?
+    /// `animations`: the entries that have a string `id`, in manifest order (the others are skipped).
     public var animations: [Animation]
     /// The whole manifest as it came.
     public var json: JSONObject

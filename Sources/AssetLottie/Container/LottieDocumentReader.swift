@@ -4,6 +4,16 @@ import Foundation
 ///
 /// Nothing is ever extracted to disk: archive entries are read into memory by name, entry paths that
 /// could escape (`..`, absolute, backslashes) are ignored, and every decompression is bounded.
+///
+/// A dotLottie gives every animation its manifest lists (or, without a usable manifest, every
+/// `animations/*.json` or `a/*.json`), with the images the archive holds embedded as `data:` URLs.
+/// Every failure is a ``LottieError``: the parser's, or `invalidArchive`, `archiveLimitExceeded`,
+/// `animationNotFound`, `invalidCompressedData`, `decompressedTooLarge`, `unreadableFile`.
+///
+/// ```swift
+/// let document = try LottieDocumentReader().read(data)
+/// for entry in document.animations { print(entry.id ?? "-", entry.animation.durationSeconds ?? 0) }
+/// ```
 public struct LottieDocumentReader: Sendable {
     /// Limits; defaults written where they are declared.
     public struct Configuration: Sendable {
@@ -16,16 +26,22 @@ public struct LottieDocumentReader: Sendable {
         /// Most animations read from one archive. Default 256.
         public var maxAnimations: Int = 256
 
+        /// The default limits, each written on its property.
         public init() {}
     }
 
+    /// The limits of every read this reader does.
     public var configuration: Configuration
 
+    /// Creates a reader; by default with the default limits, parsing leniently.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 
     /// Reads a file's bytes (of any of the three formats).
+    ///
+    /// Input larger than `parser.maxInputBytes` is refused (`inputTooLarge`); a gzip stream may
+    /// inflate to no more than that, nor than ``Configuration-swift.struct/maxDecompressedBytes``.
     public func read(_ data: Data) throws(LottieError) -> LottieDocument {
         guard data.count <= configuration.parser.maxInputBytes else {
             throw LottieError.inputTooLarge.with("input of \(data.count) bytes (limit \(configuration.parser.maxInputBytes))")
@@ -45,7 +61,11 @@ public struct LottieDocumentReader: Sendable {
         }
     }
 
-    /// Reads the file at `path`, refusing files larger than `parser.maxInputBytes` before reading them.
+    /// Reads the file at `path`, refusing files larger than `parser.maxInputBytes`.
+    ///
+    /// At most `parser.maxInputBytes + 1` bytes are read, so a larger file is refused
+    /// (`inputTooLarge`) without being read whole; a file that cannot be opened or read is
+    /// `unreadableFile`.
     public func read(contentsOfFile path: String) throws(LottieError) -> LottieDocument {
         let data: Data
         do {

@@ -4,9 +4,12 @@
 public struct JSONObject: Sendable, Equatable {
     /// One `"key": value` pair.
     public struct Member: Sendable, Equatable {
+        /// The member's key.
         public var key: String
+        /// The member's value.
         public var value: JSONValue
 
+        /// Creates a member.
         @inlinable
         public init(key: String, value: JSONValue) {
             self.key = key
@@ -17,6 +20,7 @@ public struct JSONObject: Sendable, Equatable {
     /// The members in input order.
     public var members: [Member]
 
+    /// Creates an object with `members`, in that order (duplicate keys allowed). Default: none.
     @inlinable
     public init(members: [Member] = []) {
         self.members = members

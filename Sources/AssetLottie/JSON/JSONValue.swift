@@ -3,12 +3,19 @@
 /// Integers that fit in `Int` (at most 18 digits, no fraction or exponent) are `.int`; every other
 /// number is a finite `.double`. `-0` is kept as `.double(-0.0)` so that its sign survives.
 public enum JSONValue: Sendable, Equatable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number written as an integer of at most 18 digits (no fraction, no exponent), except `-0`.
     case int(Int)
+    /// Any other number (always finite), `-0` included, with its sign.
     case double(Double)
+    /// A string, with its escapes decoded.
     case string(String)
+    /// An array, its elements in order.
     case array([JSONValue])
+    /// An object, its members in order, duplicates kept.
     case object(JSONObject)
 
     /// The number as a `Double`, for `.int` and `.double`; `nil` otherwise.

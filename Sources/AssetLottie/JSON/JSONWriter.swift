@@ -10,6 +10,7 @@ public struct JSONWriter: Sendable {
         case key(String)
     }
 
+    /// Creates a writer (it has no options).
     public init() {}
 
     /// `value` as JSON bytes.

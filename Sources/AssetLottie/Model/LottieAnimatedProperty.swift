@@ -11,6 +11,7 @@ public struct LottieAnimatedProperty: Sendable, Equatable {
     /// Members this model does not type, kept as they came.
     public var extra: JSONObject
 
+    /// Creates a property; the members left `nil` are left out of ``json``.
     public init(animated: Int? = nil, value: JSONValue? = nil, expression: String? = nil,
                 propertyIndex: Int? = nil, extra: JSONObject = JSONObject()) {
         self.animated = animated

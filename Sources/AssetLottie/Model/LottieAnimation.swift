@@ -10,18 +10,23 @@ public struct LottieAnimation: Sendable, Equatable {
     public var versionIsNumber: Bool
     /// `fr`: frames per second.
     public var frameRate: Double?
-    /// `ip`, `op`: the first frame and the frame after the last.
+    /// `ip`: the first frame.
     public var inPoint: Double?
+    /// `op`: the frame after the last.
     public var outPoint: Double?
-    /// `w`, `h`: the composition's size (integers in valid files).
+    /// `w`: the composition's width (an integer in valid files).
     public var width: Double?
+    /// `h`: the composition's height (an integer in valid files).
     public var height: Double?
-    /// `nm`
+    /// `nm`: the animation's name.
     public var name: String?
     /// `ddd`: 1 for a 3D composition.
     public var threeD: Int?
+    /// `markers`: named time ranges (`nil` when absent or not a list of objects).
     public var markers: [LottieMarker]?
+    /// `fonts`: the fonts of the text layers (`nil` when absent or not an object).
     public var fonts: LottieFontList?
+    /// `chars`: the glyphs of the text layers (`nil` when absent or not a list of objects).
     public var characters: [LottieCharacter]?
     /// `assets`: precompositions, images, others.
     public var assets: [LottieAsset]?
@@ -30,6 +35,8 @@ public struct LottieAnimation: Sendable, Equatable {
     /// Members this model does not type, kept as they came.
     public var extra: JSONObject
 
+    /// Creates an animation from its top-level facts; everything else is unset (no version,
+    /// markers, fonts, glyphs or assets, and no extra members).
     public init(frameRate: Double? = nil, inPoint: Double? = nil, outPoint: Double? = nil,
                 width: Double? = nil, height: Double? = nil, layers: [LottieLayer]? = nil) {
         self.version = nil

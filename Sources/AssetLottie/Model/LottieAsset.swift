@@ -1,6 +1,8 @@
 /// An entry of `assets`: a precomposition (has `layers`), an image (has `p`), or anything else kept whole.
 public enum LottieAsset: Sendable, Equatable {
+    /// An asset with a `layers` array: a composition that precomposition layers refer to.
     case precomposition(LottiePrecomposition)
+    /// An asset with a string `p` (and no `layers` array): an image.
     case image(LottieImageAsset)
     /// Sounds, data sources, or assets of an unknown kind, kept as they came.
     case other(JSONObject)

@@ -1,14 +1,22 @@
 /// One glyph of `chars`: character `ch`, family `fFamily`, `style`, `size`, advance width `w`, and its
 /// shapes `data` (untyped).
 public struct LottieCharacter: Sendable, Equatable {
+    /// `ch`: the character.
     public var character: String?
+    /// `fFamily`: the font family.
     public var family: String?
+    /// `style`: the font style.
     public var style: String?
+    /// `size`: the font size.
     public var size: Double?
+    /// `w`: the advance width.
     public var width: Double?
+    /// `data`: the glyph's shapes, untyped.
     public var data: JSONValue?
+    /// Members this model does not type, kept as they came.
     public var extra: JSONObject
 
+    /// Creates a glyph; the members left `nil` are left out of ``json``.
     public init(character: String? = nil, family: String? = nil, style: String? = nil, size: Double? = nil,
                 width: Double? = nil, data: JSONValue? = nil, extra: JSONObject = JSONObject()) {
         self.character = character
@@ -36,6 +44,7 @@ public struct LottieCharacter: Sendable, Equatable {
         }
     }
 
+    /// The glyph as JSON: the typed members first, then those in ``extra``.
     public var json: JSONValue {
         var object = JSONObject()
         object.append("ch", character.map(JSONValue.string))

@@ -1,12 +1,19 @@
 /// One font of `fonts.list`: name `fName`, family `fFamily`, style `fStyle`, `ascent`, path `fPath`.
 public struct LottieFont: Sendable, Equatable {
+    /// `fName`: the font's name.
     public var name: String?
+    /// `fFamily`: the font family.
     public var family: String?
+    /// `fStyle`: the font style.
     public var style: String?
+    /// `ascent`: the font's ascent.
     public var ascent: Double?
+    /// `fPath`: where the font file is.
     public var path: String?
+    /// Members this model does not type, kept as they came.
     public var extra: JSONObject
 
+    /// Creates a font; the members left `nil` are left out of ``json``.
     public init(name: String? = nil, family: String? = nil, style: String? = nil, ascent: Double? = nil,
                 path: String? = nil, extra: JSONObject = JSONObject()) {
         self.name = name
@@ -32,6 +39,7 @@ public struct LottieFont: Sendable, Equatable {
         }
     }
 
+    /// The font as JSON: the typed members first, then those in ``extra``.
     public var json: JSONValue {
         var object = JSONObject()
         object.append("fName", name.map(JSONValue.string))

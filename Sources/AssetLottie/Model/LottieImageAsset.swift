@@ -12,9 +12,13 @@ public struct LottieImageAsset: Sendable, Equatable {
         case malformed
     }
 
+    /// `id`: what the `refId` of image layers names.
     public var id: String?
+    /// `nm`: the asset's name.
     public var name: String?
+    /// `w`: the image's width.
     public var width: Double?
+    /// `h`: the image's height.
     public var height: Double?
     /// `p`: a file name, or a `data:` URL.
     public var path: String
@@ -22,8 +26,10 @@ public struct LottieImageAsset: Sendable, Equatable {
     public var directory: String?
     /// `e`: 1 when `p` is embedded data (real files set it with a plain file name too).
     public var embedded: Int?
+    /// Members this model does not type, kept as they came.
     public var extra: JSONObject
 
+    /// Creates an image asset; the members left `nil` are left out of ``json``.
     public init(id: String?, path: String, directory: String? = nil, embedded: Int? = nil,
                 width: Double? = nil, height: Double? = nil, extra: JSONObject = JSONObject()) {
         self.id = id
@@ -52,6 +58,7 @@ public struct LottieImageAsset: Sendable, Equatable {
         }
     }
 
+    /// The asset as JSON: the typed members first (`p` always), then those in ``extra``.
     public var json: JSONValue {
         var object = JSONObject()
         object.append("id", id.map(JSONValue.string))

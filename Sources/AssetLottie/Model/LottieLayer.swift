@@ -34,8 +34,9 @@ public struct LottieLayer: Sendable, Equatable {
         }
     }
 
+    /// What the layer draws, from its `ty`, with the members that depend on it.
     public var content: Content
-    /// `nm`
+    /// `nm`: the layer's name.
     public var name: String?
     /// `ind`: the index that `parent` of other layers refers to.
     public var index: Int?
@@ -43,8 +44,9 @@ public struct LottieLayer: Sendable, Equatable {
     public var parent: Int?
     /// `refId`: the asset of a precomposition or image layer.
     public var referenceID: String?
-    /// `ip`, `op`: in and out frames.
+    /// `ip`: the in frame.
     public var inPoint: Double?
+    /// `op`: the out frame.
     public var outPoint: Double?
     /// `st`: start time (frames).
     public var startTime: Double?
@@ -60,9 +62,11 @@ public struct LottieLayer: Sendable, Equatable {
     public var hidden: Bool?
     /// `masksProperties` (untyped masks).
     public var masks: [JSONValue]?
-    /// `tt`: matte mode of this layer; `td`: 1 when this layer is a matte; `tp`: the matte parent's `ind`.
+    /// `tt`: the matte mode of this layer.
     public var matteMode: Int?
+    /// `td`: 1 when this layer is a matte.
     public var matteTarget: Int?
+    /// `tp`: the matte parent's `ind`.
     public var matteParent: Int?
     /// `ef`: effects (untyped).
     public var effects: [JSONValue]?
@@ -71,6 +75,8 @@ public struct LottieLayer: Sendable, Equatable {
     /// Members this model does not type, kept as they came.
     public var extra: JSONObject
 
+    /// Creates a layer of `content`; every other typed member is unset, and `extra` holds any other
+    /// members.
     public init(content: Content, extra: JSONObject = JSONObject()) {
         self.content = content
         self.extra = extra

@@ -1,11 +1,17 @@
 /// A precomposition asset: an `id` and its own `layers`, which precomposition layers (`ty` 0) refer to.
 public struct LottiePrecomposition: Sendable, Equatable {
+    /// `id`: what the `refId` of precomposition layers names.
     public var id: String?
+    /// `nm`: the precomposition's name.
     public var name: String?
+    /// `fr`: the precomposition's own frame rate.
     public var frameRate: Double?
+    /// `layers`: its layers; empty when the list is not all objects (it then stays in ``extra``).
     public var layers: [LottieLayer]
+    /// Members this model does not type, kept as they came.
     public var extra: JSONObject
 
+    /// Creates a precomposition; the members left `nil` are left out of ``json``.
     public init(id: String?, name: String? = nil, frameRate: Double? = nil, layers: [LottieLayer],
                 extra: JSONObject = JSONObject()) {
         self.id = id
@@ -33,6 +39,7 @@ public struct LottiePrecomposition: Sendable, Equatable {
         }
     }
 
+    /// The asset as JSON: the typed members first, then those in ``extra``.
     public var json: JSONValue {
         var object = JSONObject()
         object.append("id", id.map(JSONValue.string))

@@ -2,16 +2,24 @@
 ///
 /// A property that is not an object (or a split position's own shape) stays in `extra`.
 public struct LottieTransform: Sendable, Equatable {
+    /// `a`: the anchor point.
     public var anchor: LottieAnimatedProperty?
+    /// `p`: the position (a position split into `x` and `y` stays in ``extra``).
     public var position: LottieAnimatedProperty?
+    /// `s`: the scale, in percent.
     public var scale: LottieAnimatedProperty?
+    /// `r`: the rotation, in degrees.
     public var rotation: LottieAnimatedProperty?
+    /// `o`: the opacity, from 0 to 100.
     public var opacity: LottieAnimatedProperty?
+    /// `sk`: the skew, in degrees.
     public var skew: LottieAnimatedProperty?
+    /// `sa`: the direction of the skew, in degrees.
     public var skewAxis: LottieAnimatedProperty?
     /// Members this model does not type (3D rotations, split positions, unknown keys).
     public var extra: JSONObject
 
+    /// Creates a transform with no typed property; `extra` holds any other members.
     public init(extra: JSONObject = JSONObject()) {
         self.extra = extra
     }

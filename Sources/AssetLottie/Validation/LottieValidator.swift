@@ -18,6 +18,7 @@ public struct LottieValidator: Sendable {
     /// Most problems reported. Default 1,000.
     public var maxProblems: Int = 1_000
 
+    /// Creates a validator with the default ``maxProblems`` (1,000).
     public init() {}
 
     /// All problems found; empty when the animation is valid.

@@ -47,9 +47,10 @@ extension Representation {
             reply = Reply(status: status, fields: fields, buffer: slice)
         case .file(let file):
             let pump = incoming.pump
-            let manager = context.manager
-            reply = Reply(status: status, fields: fields, length: Int64(range.count)) { writer in
-                try await pump.write(file: file, range: range, to: &writer) { read in try await manager.runIO(read) }
+            reply = Reply(status: status, fields: fields, length: Int64(range.count), pump: pump) { writer in
+                let base = file.dataOffset
+                try await pump.sendFile(
+                    (base + range.lowerBound)..<(base + range.upperBound), descriptor: { try file.duplicateDescriptor() }, to: &writer)
             }
         }
         reply.cacheStatus = cacheStatus

@@ -70,7 +70,7 @@ extension ServerContext {
         let fields: HTTPFieldsBuilder = { headers in proxied ? PassedFields.proxied(headers) : PassedFields.asset(headers) }
         // the same bytes as the hot copy: refresh its metadata without reading the disk
         if let previous, let stored, previous.checksum == metadata.checksum {
-            let refreshed = ServedAsset(metadata: metadata, stored: stored, body: previous.body, policy: policy)
+            let refreshed = ServedAsset(metadata: metadata, stored: stored, body: previous.body, policy: policy, nodeName: configuration.nodeName)
             manager.setObject(refreshed, forKey: memoryKey, kind: memoryKind, cost: refreshed.cost)
             return refreshed.representation(proxied: proxied, now: now, cacheStatus: cacheStatus)
         }
@@ -88,7 +88,7 @@ extension ServerContext {
                 guard read == size else { throw StorageError(.corrupt, "the data file is shorter than its entry") }
                 return buffer
             }
-            let served = ServedAsset(metadata: metadata, stored: stored, body: body, policy: policy)
+            let served = ServedAsset(metadata: metadata, stored: stored, body: body, policy: policy, nodeName: configuration.nodeName)
             manager.setObject(served, forKey: memoryKey, kind: memoryKind, cost: served.cost)
             return served.representation(proxied: proxied, now: now, cacheStatus: cacheStatus)
         }
@@ -109,8 +109,10 @@ extension ServerContext {
         }
     }
 
-    /// Drops the hot copies of a cache key from every memory cache.
+    /// Drops the hot copies of a cache key from every memory cache, and forgets that it was too
+    /// large for the loader.
     func dropHotCopies(cacheKey: String) {
+        largeAssets.remove(cacheKey)
         let memoryKey = ServedAsset.memoryKey(for: cacheKey)
         for kind in AssetKind.allCases { manager.memoryCache(for: kind).removeValue(forKey: memoryKey) }
     }

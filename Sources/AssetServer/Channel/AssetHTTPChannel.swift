@@ -8,9 +8,10 @@ import NIOHTTPTypesHTTP1
 
 /// The server's HTTP/1 child channel: HummingbirdCore's `HTTP1Channel` pipeline (NIO's HTTP/1 codec,
 /// the HTTPTypes codec, HummingbirdCore's connection state handler for idle timeouts and graceful
-/// shutdown) with a ``HotPathHandler`` after the state handler, so that a fresh in-memory answer is
-/// written from the event loop without a hop to Swift's cooperative pool; every other request goes
-/// on to the responder as it does in `HTTP1Channel`.
+/// shutdown) with two handlers of ours: a ``FileRegionBridge`` below the HTTPTypes codec, so that
+/// files go out with `sendfile`, and a ``HotPathHandler`` after the state handler, so that a fresh
+/// in-memory answer is written from the event loop without a hop to Swift's cooperative pool; every
+/// other request goes on to the responder as it does in `HTTP1Channel`.
 struct AssetHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -29,6 +30,7 @@ struct AssetHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
+            try pipeline.addHandler(FileRegionBridge())
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: idleTimeout.map { .nanoseconds($0.nanoseconds) }, logger: logger))
             try pipeline.addHandler(HotPathHandler(hotPath: hotPath))

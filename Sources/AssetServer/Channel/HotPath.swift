@@ -5,13 +5,18 @@ import Foundation
 import HTTPTypes
 import HummingbirdCore
 import NIOCore
+import Synchronization
 
 /// The answers that need no I/O, no task and no lock beyond the memory cache's: a `GET` or `HEAD`
 /// of `/v1/asset` (or, in reverse-proxy mode, of an origin path) whose body is in memory and fresh,
 /// asked without cache directives, conditional fields or ranges. Anything else is nil, and the
 /// async responder answers it.
+///
+/// What a request target names (its endpoint, asset URL, kind and memory key) is remembered per
+/// target string, so a repeated request parses nothing.
 struct HotPath: Sendable {
     let context: ServerContext
+    let targets = HotTargets()
 
     /// A response ready to be written, and what to count once it is.
     struct Answer {
@@ -22,56 +27,54 @@ struct HotPath: Sendable {
 
     func answer(_ request: HTTPRequest) -> Answer? {
         guard request.method == .get || request.method == .head, let target = request.path,
-            target.utf8.count <= context.configuration.maxRequestTargetBytes, context.state.isReady,
-            !Self.needsMore(request.headerFields)
+            context.state.isReady, !Self.needsMore(request.headerFields)
         else { return nil }
         let start = ContinuousClock.now
-        let uri = URI(target)
-        let endpoint: ServerResponder.Endpoint
-        let url: String
-        let kind: AssetKind
-        let proxied: Bool
-        if uri.path == "/v1/asset" {
-            guard let parameter = uri.queryParameters["url"], !parameter.isEmpty, uri.queryParameters["kind"] == nil else { return nil }
-            url = String(parameter)
-            kind = KindSniffer.kind(ofPath: url) ?? .raw
-            guard kind != .video else { return nil }
-            endpoint = .asset
-            proxied = false
-        } else if let origin = context.origin, !uri.path.hasPrefix("/v1/"), uri.path != "/metrics", uri.path != "/healthz", uri.path != "/readyz" {
-            guard request.headerFields[.authorization] == nil else { return nil }
-            url = origin.url(forTarget: target)
-            kind = KindSniffer.kind(ofPath: url) ?? .raw
-            endpoint = .proxy
-            proxied = true
-        } else {
-            return nil
-        }
-        let key = ServedAsset.memoryKey(for: CacheKeyMemo.shared.key(for: url))
-        guard let hot = context.manager.object(ServedAsset.self, forKey: key, kind: kind) else { return nil }
+        guard let named = targets.lookup(target, { resolve(target, request.headerFields) }),
+            let hot = context.manager.object(ServedAsset.self, forKey: named.memoryKey, kind: named.kind)
+        else { return nil }
         let now = context.now
-        guard hot.isFresh(at: now), hot.status == 200 || proxied else { return nil }
-        var fields = proxied ? hot.proxiedFields : hot.assetFields
-        let age = Int(min(hot.age(at: now), Double(CacheControl.maximumDeltaSeconds)))
-        fields[.age] = String(age)
-        fields[.xCache] = "memory"
-        if hot.status == 200 { fields[.acceptRanges] = "bytes" }
-        if proxied { fields[.via] = "1.1 \(context.configuration.nodeName)" }
-        fields[.server] = context.configuration.nodeName
-        fields[.xNode] = context.configuration.nodeName
-        let length = hot.body.readableBytes
-        fields[.contentLength] = String(length)
+        guard hot.isFresh(at: now), hot.status == 200 || named.proxied else { return nil }
+        if named.proxied && request.headerFields[.authorization] != nil { return nil }
+        var fields = named.proxied ? hot.hotProxiedFields : hot.hotAssetFields
+        fields[.age] = String(Int(min(hot.age(at: now), Double(CacheControl.maximumDeltaSeconds))))
         let headOnly = request.method == .head
+        let length = hot.body.readableBytes
         let metrics = context.metrics
+        let kind = named.kind
+        let series = hot.status == 200 ? named.series : metrics.requestSeries(endpoint: named.endpoint.rawValue, status: hot.status)
         return Answer(
             head: HTTPResponse(status: HTTPResponse.Status(code: hot.status), headerFields: fields),
             body: headOnly || length == 0 ? nil : hot.body,
             finished: {
                 metrics.recordLookup(layer: .memory, kind: kind, hit: true)
-                metrics.recordRequest(
-                    endpoint: endpoint.rawValue, status: hot.status, seconds: (ContinuousClock.now - start).seconds,
-                    bytesSent: headOnly ? 0 : Int64(length), cacheStatus: "memory")
+                metrics.recordRequest(series, seconds: (ContinuousClock.now - start).seconds, bytesSent: headOnly ? 0 : Int64(length))
             })
+    }
+
+    /// What `target` names when the hot path may answer it at all; nil otherwise.
+    private func resolve(_ target: String, _ fields: HTTPFields) -> HotTarget? {
+        guard target.utf8.count <= context.configuration.maxRequestTargetBytes else { return nil }
+        let uri = URI(target)
+        if uri.path == "/v1/asset" {
+            let query = uri.queryParameters
+            guard let parameter = query["url"], !parameter.isEmpty, query["kind"] == nil else { return nil }
+            let url = String(parameter)
+            let entry = CacheKeyMemo.shared.entry(for: url)
+            let kind = entry.kind ?? .raw
+            guard kind != .video else { return nil }
+            return HotTarget(
+                endpoint: .asset, kind: kind, memoryKey: ServedAsset.memoryKey(for: entry.key), proxied: false,
+                series: context.metrics.requestSeries(endpoint: ServerResponder.Endpoint.asset.rawValue, status: 200))
+        }
+        guard let origin = context.origin, !uri.path.hasPrefix("/v1/"), uri.path != "/metrics", uri.path != "/healthz",
+            uri.path != "/readyz"
+        else { return nil }
+        let url = origin.url(forTarget: target)
+        let entry = CacheKeyMemo.shared.entry(for: url)
+        return HotTarget(
+            endpoint: .proxy, kind: entry.kind ?? .raw, memoryKey: ServedAsset.memoryKey(for: entry.key), proxied: true,
+            series: context.metrics.requestSeries(endpoint: ServerResponder.Endpoint.proxy.rawValue, status: 200))
     }
 
     /// Whether the request asks for more than a fresh whole body: cache directives, conditions,
@@ -79,6 +82,38 @@ struct HotPath: Sendable {
     static func needsMore(_ fields: HTTPFields) -> Bool {
         fields[.cacheControl] != nil || fields[.pragma] != nil || fields[.range] != nil || fields[.ifNoneMatch] != nil
             || fields[.ifModifiedSince] != nil || fields[.ifMatch] != nil || fields[.ifUnmodifiedSince] != nil
-            || fields[.ifRange] != nil || fields[.connection]?.lowercased().contains("close") == true
+            || fields[.ifRange] != nil || fields[.connection].map(Self.closes) == true
+    }
+
+    /// Whether a `Connection` value asks to close.
+    static func closes(_ value: String) -> Bool {
+        value.split(separator: ",").contains { $0.trimmingSpaces.lowercased() == "close" }
+    }
+}
+
+/// What a request target names for the hot path.
+struct HotTarget: Sendable {
+    let endpoint: ServerResponder.Endpoint
+    let kind: AssetKind
+    let memoryKey: String
+    let proxied: Bool
+    /// The metrics of a 200 answer to it.
+    let series: ServerMetrics.RequestSeries
+}
+
+/// The hot path's request targets seen last (at most ``capacity``; the set starts again when full),
+/// including those it may not answer (stored as nil).
+final class HotTargets: Sendable {
+    static let capacity = 16_384
+    private let targets = Mutex<[String: HotTarget?]>([:])
+
+    func lookup(_ target: String, _ resolve: () -> HotTarget?) -> HotTarget? {
+        if let known = targets.withLock({ $0[target] }) { return known }
+        let resolved = resolve()
+        targets.withLock { targets in
+            if targets.count >= Self.capacity { targets.removeAll(keepingCapacity: true) }
+            targets[target] = .some(resolved)
+        }
+        return resolved
     }
 }

@@ -19,6 +19,9 @@ struct AssetEndpoint: Sendable {
         if asset.kind == .video, !(await context.isCachedWhole(cacheKey: asset.cacheKey)) {
             return try await ChunkedAssetReply(context: context, url: asset.url).answer(incoming)
         }
+        if context.isServedAsChunks(cacheKey: asset.cacheKey) {
+            return try await ChunkedAssetReply(context: context, url: asset.url).answer(incoming)
+        }
         var request = AssetRequest(url: asset.url, kind: asset.kind)
         request.headers = ClientDirectives.cacheDirectives(of: incoming)
         do {
@@ -28,6 +31,7 @@ struct AssetEndpoint: Sendable {
             return representation.reply(to: incoming, context: context)
         } catch let error as LoaderError where error == .tooLarge {
             // larger than the loader keeps whole: through the chunk store, a range costs its chunks
+            context.largeAssets.insert(asset.cacheKey)
             return try await ChunkedAssetReply(context: context, url: asset.url).answer(incoming)
         }
     }
@@ -52,7 +56,7 @@ struct AssetTarget: Sendable {
             }
             self.kind = kind
         } else {
-            self.kind = KindSniffer.kind(ofPath: url) ?? .raw
+            self.kind = CacheKeyMemo.shared.entry(for: url).kind ?? .raw
         }
         self.url = url
         self.cacheKey = CacheKeyMemo.shared.key(for: url)
@@ -71,6 +75,12 @@ enum ClientDirectives {
 }
 
 extension ServerContext {
+    /// Whether an asset that is not a video goes through the chunk store: it was found too large
+    /// for the loader, or the chunk store already holds some of it.
+    func isServedAsChunks(cacheKey: String) -> Bool {
+        largeAssets.contains(cacheKey) || manager.chunkStore.hasResource(forKey: cacheKey)
+    }
+
     /// Whether the disk cache holds a whole entry for `cacheKey` (a video prefetched whole).
     func isCachedWhole(cacheKey: String) async -> Bool {
         let disk = manager.diskCache

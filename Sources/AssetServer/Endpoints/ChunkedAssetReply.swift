@@ -28,6 +28,8 @@ struct ChunkedAssetReply: Sendable {
             }
         }
         var wanted = incoming.range
+        // every chunk stored and fresh: straight from the chunk files, with sendfile
+        if let stored = try await storedReply(wanted, incoming: incoming, conditions: conditions) { return stored }
         let reader = try await open(wanted)
         guard let info = reader.stream.resource, let total = reader.stream.statistics.totalLength else {
             throw AssetServerError.internalError("the chunk store read gave no length")
@@ -40,17 +42,9 @@ struct ChunkedAssetReply: Sendable {
         }
         let fromCache = opened.stream.statistics.bytesFromCache > 0
         context.metrics.recordLookup(layer: .chunks, kind: .video, hit: fromCache)
-        var fields = headerFields(info)
-        fields[.acceptRanges] = "bytes"
-        fields[.xCache] = fromCache ? "chunks" : "chunks-miss"
         let served = opened.stream.statistics.range ?? 0..<total
-        let status: HTTPResponse.Status
-        if wanted != nil {
-            status = .partialContent
-            fields[.contentRange] = ClientRange.contentRange(served, length: total)
-        } else {
-            status = .ok
-        }
+        var (status, fields) = head(info, served: served, total: total, ranged: wanted != nil)
+        fields[.xCache] = fromCache ? "chunks" : "chunks-miss"
         if incoming.headOnly {
             var reply = Reply.empty(status, fields: fields)
             reply.length = Int64(served.count)
@@ -59,25 +53,71 @@ struct ChunkedAssetReply: Sendable {
         }
         let pump = incoming.pump
         let box = opened
-        var reply = Reply(status: status, fields: fields, length: Int64(served.count)) { writer in
+        let metrics = context.metrics
+        var reply = Reply(status: status, fields: fields, length: Int64(served.count), pump: pump) { writer in
             if let first = box.first { try await pump.write(ByteBuffer(data: first), to: &writer) }
             while let piece = try await box.next() { try await pump.write(ByteBuffer(data: piece), to: &writer) }
+            metrics.recordOriginBytes(box.stream.statistics.bytesFromOrigin)
         }
         reply.cacheStatus = "chunks"
         return reply
     }
 
+    /// The reply from stored chunk files when the record is fresh and every chunk of the wanted
+    /// range is stored (see ``VideoUtil/storedRange(url:range:)``); nil otherwise.
+    private func storedReply(_ wanted: ClientRange?, incoming: IncomingRequest, conditions: ClientConditions) async throws -> Reply? {
+        var wanted = wanted
+        guard var stored = try await context.video.storedRange(url: url, range: Self.byteRange(wanted)) else { return nil }
+        if wanted != nil, !conditions.rangeApplies(eTag: stored.info.eTag, lastModified: stored.info.lastModified) {
+            wanted = nil
+            guard let whole = try await context.video.storedRange(url: url, range: .from(0)) else { return nil }
+            stored = whole
+        }
+        context.metrics.recordLookup(layer: .chunks, kind: .video, hit: true)
+        var (status, fields) = head(stored.info, served: stored.range, total: stored.totalLength, ranged: wanted != nil)
+        fields[.xCache] = "chunks"
+        var reply: Reply
+        if incoming.headOnly {
+            reply = Reply.empty(status, fields: fields)
+            reply.length = Int64(stored.range.count)
+        } else {
+            let pump = incoming.pump
+            let pieces = stored.pieces
+            reply = Reply(status: status, fields: fields, length: Int64(stored.range.count), pump: pump) { writer in
+                for piece in pieces {
+                    try await pump.sendFile(
+                        Int64(piece.bytes.lowerBound)..<Int64(piece.bytes.upperBound), descriptor: { try piece.file.duplicateDescriptor() },
+                        to: &writer)
+                }
+            }
+        }
+        reply.cacheStatus = "chunks"
+        return reply
+    }
+
+    /// The status and fields of a reply of `served` bytes out of `total`.
+    private func head(_ info: ChunkRecord.ResourceInfo, served: Range<Int64>, total: Int64, ranged: Bool) -> (HTTPResponse.Status, HTTPFields) {
+        var fields = headerFields(info)
+        fields[.acceptRanges] = "bytes"
+        guard ranged else { return (.ok, fields) }
+        fields[.contentRange] = ClientRange.contentRange(served, length: total)
+        return (.partialContent, fields)
+    }
+
+    /// The chunk store's range of a client's range (all when nil).
+    static func byteRange(_ range: ClientRange?) -> VideoByteRange {
+        switch range {
+        case .none: return .from(0)
+        case .from(let first, let last?): return .bounded(first..<(last + 1))
+        case .from(let first, nil): return .from(first)
+        case .suffix(let count): return .suffix(count)
+        }
+    }
+
     /// Starts the read of `range` (all when nil) and takes its first piece, which settles the
     /// length and the version.
     private func open(_ range: ClientRange?) async throws -> ChunkReader {
-        let byteRange: VideoByteRange
-        switch range {
-        case .none: byteRange = .from(0)
-        case .from(let first, let last?): byteRange = .bounded(first..<(last + 1))
-        case .from(let first, nil): byteRange = .from(first)
-        case .suffix(let count): byteRange = .suffix(count)
-        }
-        let reader = ChunkReader(stream: context.video.stream(url: url, range: byteRange))
+        let reader = ChunkReader(stream: context.video.stream(url: url, range: Self.byteRange(range)))
         reader.first = try await reader.next()
         return reader
     }

@@ -35,7 +35,7 @@ struct ImageEndpoint: Sendable {
         fields[.xImageSourceHeight] = String(decoded.header.height)
         let length = Int64(format.byteCount(width: bitmap.width, height: bitmap.height))
         let pump = incoming.pump
-        return Reply(status: .ok, fields: fields, length: length) { writer in
+        return Reply(status: .ok, fields: fields, length: length, pump: pump) { writer in
             let header = format.header(width: bitmap.width, height: bitmap.height)
             if !header.isEmpty { try await pump.write(ByteBuffer(bytes: header), to: &writer) }
             let bandRows = max(1, PixelFileFormat.defaultBandBytes / max(1, bitmap.width * format.layout.bytesPerPixel))

@@ -50,30 +50,23 @@ struct PrefetchEndpoint: Sendable {
         return reply
     }
 
-    func status(id: String) throws -> Reply {
+    func status(id: String, incoming: IncomingRequest) throws -> Reply {
         guard let job = context.jobs.job(id: id) else { throw AssetServerError.notFoundJob(id) }
         guard !job.isRunning else { return Self.progress(job) }
-        let path = job.reportPath
-        guard let handle = FileHandle(forReadingAtPath: path), let size = try? handle.seekToEnd() else {
+        let descriptor = open(job.reportPath, O_RDONLY | O_CLOEXEC)
+        var info = stat()
+        guard descriptor >= 0, fstat(descriptor, &info) == 0 else {
+            if descriptor >= 0 { close(descriptor) }
             throw AssetServerError.internalError("the report of job \(id) is gone")
         }
+        let report = ReportFile(descriptor: descriptor)
         var fields = HTTPFields()
         fields[.contentType] = "application/json"
         fields[.cacheControl] = "no-store"
-        let manager = context.manager
-        return Reply(status: .ok, fields: fields, length: Int64(size)) { writer in
-            defer { try? handle.close() }
-            var offset: UInt64 = 0
-            while offset < size {
-                let at = offset
-                let piece = try await manager.runIO { () -> Data in
-                    try handle.seek(toOffset: at)
-                    return try handle.read(upToCount: 1 << 20) ?? Data()
-                }
-                guard !piece.isEmpty else { throw AssetServerError.internalError("the report ended early") }
-                try await writer.write(ByteBuffer(data: piece))
-                offset += UInt64(piece.count)
-            }
+        let size = Int64(info.st_size)
+        let pump = incoming.pump
+        return Reply(status: .ok, fields: fields, length: size, pump: pump) { writer in
+            try await pump.sendFile(0..<size, descriptor: { try report.duplicate() }, to: &writer)
         }
     }
 
@@ -114,3 +107,22 @@ struct PrefetchEndpoint: Sendable {
         }
     }
 }
+
+/// A finished job's report file, open until the reply that sends it is gone.
+final class ReportFile: Sendable {
+    let descriptor: Int32
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    deinit { close(descriptor) }
+
+    func duplicate() throws -> Int32 {
+        let copy = dup(descriptor)
+        guard copy >= 0 else { throw AssetServerError.internalError("cannot open the report again") }
+        return copy
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

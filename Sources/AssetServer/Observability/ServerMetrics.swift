@@ -13,14 +13,15 @@ import Synchronization
 /// (evictions, coalesced loads) are brought up to date when the metrics are read.
 final class ServerMetrics: Sendable {
     /// The layers a lookup can hit.
-    enum Layer: String, Sendable {
+    enum Layer: String, Sendable, CaseIterable {
         case memory, disk, chunks
     }
 
     let registry: PrometheusCollectorRegistry
     private let manager: AssetsManager
-    private let requests = Mutex<[RequestKey: (counter: Counter, histogram: DurationHistogram)]>([:])
-    private let lookups = Mutex<[String: Counter]>([:])
+    private let requests = Mutex<[RequestKey: RequestSeries]>([:])
+    /// One counter per layer, kind and result, made at once: a lookup is one atomic increment.
+    private let lookups: [Counter]
     private let clientBytes: Counter
     private let originBytes: Counter
     private let revalidations: Counter
@@ -72,6 +73,17 @@ final class ServerMetrics: Sendable {
     init(manager: AssetsManager, registry: PrometheusCollectorRegistry) {
         self.manager = manager
         self.registry = registry
+        var lookups: [Counter] = []
+        for layer in Layer.allCases {
+            for kind in AssetKind.allCases {
+                for hit in [false, true] {
+                    lookups.append(registry.makeCounter(
+                        descriptor: Name.lookups,
+                        labels: [("layer", layer.rawValue), ("kind", kind.rawValue), ("result", hit ? "hit" : "miss")]))
+                }
+            }
+        }
+        self.lookups = lookups
         clientBytes = registry.makeCounter(descriptor: Name.clientBytes)
         originBytes = registry.makeCounter(descriptor: Name.originBytes)
         revalidations = registry.makeCounter(descriptor: Name.revalidations)
@@ -81,37 +93,48 @@ final class ServerMetrics: Sendable {
         coalesced = registry.makeCounter(descriptor: Name.coalesced)
     }
 
-    /// Counts a request, its latency and the body bytes sent.
-    func recordRequest(endpoint: String, status: Int, seconds: Double, bytesSent: Int64, cacheStatus: String?) {
+    /// The counter and latency histogram of one endpoint and status.
+    struct RequestSeries: Sendable {
+        let counter: Counter
+        let histogram: DurationHistogram
+    }
+
+    /// The series of `endpoint` and `status`, made on first use and kept.
+    func requestSeries(endpoint: String, status: Int) -> RequestSeries {
         let key = RequestKey(endpoint: endpoint, status: status)
-        let pair = requests.withLock { requests in
-            if let pair = requests[key] { return pair }
-            let pair = (
+        return requests.withLock { requests in
+            if let series = requests[key] { return series }
+            let series = RequestSeries(
                 counter: registry.makeCounter(
                     descriptor: Name.requests, labels: [("endpoint", endpoint), ("status", String(status))]),
                 histogram: registry.makeDurationHistogram(
-                    descriptor: Name.requestDuration, labels: [("endpoint", endpoint)], buckets: Self.latencyBuckets)
-            )
-            requests[key] = pair
-            return pair
+                    descriptor: Name.requestDuration, labels: [("endpoint", endpoint)], buckets: Self.latencyBuckets))
+            requests[key] = series
+            return series
         }
-        pair.counter.increment()
-        pair.histogram.record(.nanoseconds(Int64(seconds * 1e9)))
+    }
+
+    /// Counts a request, its latency and the body bytes sent.
+    func recordRequest(endpoint: String, status: Int, seconds: Double, bytesSent: Int64, cacheStatus: String?) {
+        recordRequest(requestSeries(endpoint: endpoint, status: status), seconds: seconds, bytesSent: bytesSent)
+    }
+
+    /// Counts a request in a series already looked up (the hot path keeps its series).
+    func recordRequest(_ series: RequestSeries, seconds: Double, bytesSent: Int64) {
+        series.counter.increment()
+        series.histogram.record(.nanoseconds(Int64(seconds * 1e9)))
         if bytesSent > 0 { clientBytes.increment(by: bytesSent) }
     }
 
     /// Counts a lookup in one layer for one kind.
     func recordLookup(layer: Layer, kind: AssetKind, hit: Bool) {
-        let name = "\(layer.rawValue)|\(kind.rawValue)|\(hit)"
-        let counter = lookups.withLock { lookups in
-            if let counter = lookups[name] { return counter }
-            let counter = registry.makeCounter(
-                descriptor: Name.lookups,
-                labels: [("layer", layer.rawValue), ("kind", kind.rawValue), ("result", hit ? "hit" : "miss")])
-            lookups[name] = counter
-            return counter
-        }
-        counter.increment()
+        lookups[Self.lookupIndex(layer: layer, kind: kind, hit: hit)].increment()
+    }
+
+    private static func lookupIndex(layer: Layer, kind: AssetKind, hit: Bool) -> Int {
+        let layerIndex = Layer.allCases.firstIndex(of: layer)!
+        let kindIndex = AssetKind.allCases.firstIndex(of: kind)!
+        return (layerIndex * AssetKind.allCases.count + kindIndex) * 2 + (hit ? 1 : 0)
     }
 
     /// Counts what a loader's answer cost: origin bytes, a revalidation, the fetch's latency.

@@ -41,6 +41,11 @@ struct ProxyEndpoint: Sendable {
         let forwarded = ForwardedFields.fields(of: incoming.headers, cacheable: true, via: via)
         let request = AssetRequest(url: url, kind: kind, headers: forwarded, followRedirects: false, acceptsAnyStatus: true)
         let cacheKey = CacheKeyMemo.shared.key(for: url)
+        if context.isServedAsChunks(cacheKey: cacheKey) {
+            var reply = try await ChunkedAssetReply(context: context, url: url).answer(incoming)
+            reply.fields[.via] = via
+            return reply
+        }
         do {
             let representation = try await context.representation(
                 for: request, cacheKey: cacheKey, memoryKind: kind, proxied: true, usesHotCopy: Self.mayUseHotCopy(incoming.headers))
@@ -51,6 +56,7 @@ struct ProxyEndpoint: Sendable {
             if let answer = error.underlying as? OriginErrorResponse { return Self.reply(passing: answer, via: via) }
             guard error == .tooLarge else { throw error }
             // larger than the loader keeps whole: through the chunk store, a range costs its chunks
+            context.largeAssets.insert(cacheKey)
             var reply = try await ChunkedAssetReply(context: context, url: url).answer(incoming)
             reply.fields[.via] = via
             return reply

@@ -1,4 +1,7 @@
 import AssetStorage
+#if canImport(Glibc)
+import Glibc
+#endif
 import HummingbirdCore
 import NIOCore
 
@@ -16,25 +19,37 @@ struct BodyPump: Sendable {
         try await writer.write(buffer)
     }
 
-    /// Writes `range` of a data file in pieces of `pieceSize`, read on `runIO`'s threads.
-    func write(
-        file: DiskCache.DataFile, range: Range<Int64>, to writer: inout any ResponseBodyWriter,
-        runIO: @Sendable (@escaping @Sendable () throws -> ByteBuffer) async throws -> ByteBuffer
+    /// Sends `range` of an open file with `sendfile`, through the connection's ``FileRegionBridge``,
+    /// in regions of ``filePieceSize`` bytes: `descriptor` gives a new descriptor of the file for each
+    /// (the bridge closes it). Each region must be taken by the client within the write timeout: the
+    /// next write waits for the previous region to drain, under the watchdog.
+    func sendFile(
+        _ range: Range<Int64>, descriptor: () throws -> Int32, to writer: inout any ResponseBodyWriter
     ) async throws {
+        guard !range.isEmpty else { return }
+        let bridge = try await channel.pipeline.handler(type: FileRegionBridge.self).get()
+        let channel = self.channel
         var offset = range.lowerBound
         while offset < range.upperBound {
-            let count = Int(min(Int64(Self.pieceSize), range.upperBound - offset))
-            let at = offset
-            let piece = try await runIO {
-                var buffer = ByteBufferAllocator().buffer(capacity: count)
-                let read = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { try file.read(at: at, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<count])) }
-                guard read == count else { throw StorageError(.corrupt, "a cache data file ended early") }
-                return buffer
-            }
-            try await write(piece, to: &writer)
-            offset += Int64(count)
+            let end = min(range.upperBound, offset + Int64(Self.filePieceSize))
+            let token = bridge.register(descriptor: try descriptor(), range: offset..<end)
+            let watchdog = channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+            defer { watchdog.cancel() }
+            try await writer.write(token)
+            offset = end
         }
     }
+
+    /// Ends the body, within the write timeout (the end waits for what is still being sent).
+    func finish(_ writer: inout any ResponseBodyWriter) async throws {
+        let channel = self.channel
+        let watchdog = channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+        defer { watchdog.cancel() }
+        try await writer.finish(nil)
+    }
+
+    /// The bytes of one file region.
+    static let filePieceSize = 4 << 20
 
     /// The bytes read and written at once from a data file.
     static let pieceSize = 512 << 10

@@ -21,14 +21,15 @@ struct Reply: Sendable {
         self.length = Int64(buffer.readableBytes)
     }
 
-    /// A reply whose body `write` produces (exactly `length` bytes).
-    init(status: HTTPResponse.Status, fields: HTTPFields, length: Int64,
+    /// A reply whose body `write` produces (exactly `length` bytes) through `pump`, which also ends
+    /// it within the write timeout.
+    init(status: HTTPResponse.Status, fields: HTTPFields, length: Int64, pump: BodyPump,
          write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void) {
         self.status = status
         self.fields = fields
         self.body = ResponseBody(contentLength: Int(clamping: length)) { writer in
             try await write(&writer)
-            try await writer.finish(nil)
+            try await pump.finish(&writer)
         }
         self.length = length
     }

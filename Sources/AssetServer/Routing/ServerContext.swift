@@ -17,6 +17,8 @@ final class ServerContext: Sendable {
     let policy: FreshnessPolicy
     /// The origin of reverse-proxy mode.
     let origin: OriginURL?
+    /// Cache keys the loader found too large to keep whole: served through the chunk store.
+    let largeAssets = KeySet(capacity: 65_536)
     let logger: Logger
 
     init(manager: AssetsManager, configuration: AssetServer.Configuration, logger: Logger) {
@@ -46,4 +48,23 @@ final class ServerState: Sendable {
     func markReady() { phase.withLock { $0 = .ready } }
     func markDraining() { phase.withLock { $0 = .draining } }
     var isReady: Bool { phase.withLock { $0 == .ready } }
+}
+
+/// A bounded set of keys (it starts again when full).
+final class KeySet: Sendable {
+    private let keys = Mutex<Set<String>>([])
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func insert(_ key: String) {
+        keys.withLock { keys in
+            if keys.count >= capacity { keys.removeAll(keepingCapacity: true) }
+            keys.insert(key)
+        }
+    }
+
+    func contains(_ key: String) -> Bool { keys.withLock { $0.contains(key) } }
+
+    func remove(_ key: String) { keys.withLock { _ = $0.remove(key) } }
 }

@@ -1,4 +1,5 @@
 import AssetPipeline
+import AssetStorage
 import HTTPTypes
 import HummingbirdCore
 import Logging
@@ -36,7 +37,7 @@ final class ServerResponder: Sendable {
             }
             reply = .error(failure)
         }
-        reply.fields[.server] = configuration.nodeName
+        reply.fields[.server] = AssetPipelineVersion.productToken
         reply.fields[.xNode] = configuration.nodeName
         reply.fields[.contentLength] = String(reply.length)
         let status = reply.status.code
@@ -97,7 +98,7 @@ final class ServerResponder: Sendable {
         case .prefetchJob:
             let id = String(incoming.path.dropFirst("/v1/prefetch/".count))
             switch method {
-            case .get, .head: return try PrefetchEndpoint(context: context).status(id: id)
+            case .get, .head: return try PrefetchEndpoint(context: context).status(id: id, incoming: incoming)
             case .delete: return try PrefetchEndpoint(context: context).cancel(id: id)
             default: throw AssetServerError.methodNotAllowed(method.rawValue)
             }

@@ -1,0 +1,58 @@
+import AssetLoading
+import AssetStorage
+import Foundation
+
+extension VideoUtil {
+    /// A range whose every chunk is stored and fresh, open for sending from the chunk files.
+    public struct StoredRange: Sendable {
+        /// One chunk's part of the range.
+        public struct Piece: Sendable {
+            public var file: ChunkStore.ChunkFile
+            /// The bytes of the chunk file to send.
+            public var bytes: Range<Int>
+        }
+
+        /// What the origin said of the resource (validators, content type, cache directives).
+        public var info: ChunkRecord.ResourceInfo
+        public var totalLength: Int64
+        /// The bytes of the resource the pieces hold, in order.
+        public var range: Range<Int64>
+        public var pieces: [Piece]
+    }
+
+    /// The most chunks ``storedRange(url:range:)`` opens at once.
+    public static let maxStoredRangeChunks = 32
+
+    /// The stored chunk files of `range` of `url` when the record is fresh by the freshness rules and
+    /// every chunk the range covers (at most ``maxStoredRangeChunks``) is whole on disk; nil when any
+    /// part needs the network or revalidation (read through ``stream(url:range:)`` then). Counts as an
+    /// access to each chunk.
+    ///
+    /// - Throws: ``VideoError`` with ``VideoError/Code/rangeNotSatisfiable`` for a range past the end.
+    public func storedRange(url: String, range: VideoByteRange) async throws -> StoredRange? {
+        try range.validate()
+        let (store, key, policy, clock) = (self.store, Self.cacheKey(for: url), self.policy, self.clock)
+        return try await runIO { () throws -> StoredRange? in
+            guard let record = try store.record(forKey: key), let total = record.info.totalLength,
+                let stored = record.storedResponse,
+                case .fresh = policy.decide(stored: stored, request: HeaderFields(), now: clock.now)
+            else { return nil }
+            let resolved = try range.resolve(length: total)
+            guard !resolved.isEmpty else { return StoredRange(info: record.info, totalLength: total, range: resolved, pieces: []) }
+            let size = Int64(record.chunkSize)
+            let first = Int(resolved.lowerBound / size), last = Int((resolved.upperBound - 1) / size)
+            guard last - first < Self.maxStoredRangeChunks else { return nil }
+            var pieces: [StoredRange.Piece] = []
+            for index in first...last {
+                guard let file = try store.openChunk(forKey: key, generation: record.generation, index: index) else { return nil }
+                let chunkStart = Int64(index) * size
+                let from = Int(max(resolved.lowerBound, chunkStart) - chunkStart)
+                let to = Int(min(resolved.upperBound, chunkStart + Int64(file.length)) - chunkStart)
+                guard from < to else { return nil }
+                pieces.append(StoredRange.Piece(file: file, bytes: from..<to))
+            }
+            guard pieces.reduce(0, { $0 + $1.bytes.count }) == resolved.count else { return nil }
+            return StoredRange(info: record.info, totalLength: total, range: resolved, pieces: pieces)
+        }
+    }
+}
