@@ -92,6 +92,15 @@ public final class ChaosOrigin: Sendable {
         state.withLock { $0.handlers[path] = handler }
     }
 
+    /// Forgets the handler of `path` and its request count (a long run that uses a fresh path per
+    /// load calls it so that the origin does not grow with the run).
+    public func removeHandler(_ path: String) {
+        state.withLock { state in
+            state.handlers[path] = nil
+            state.counts[path] = nil
+        }
+    }
+
     /// Requests that reached `path`.
     public func requestCount(path: String) -> Int { state.withLock { $0.counts[path] ?? 0 } }
 

@@ -126,11 +126,16 @@ struct FaultHarness: Sendable {
         fault == .gzipBomb ? GzipBomb.oneGigabyte : content
     }
 
+    /// The origin path of `fault` through `path`; `tag` keeps the URLs of repeated runs apart.
+    static func urlPath(_ fault: NetworkFault, _ path: LoaderPath, tag: String) -> String {
+        "/\(fault)/\(path)\(tag)/\(content(for: path).name)"
+    }
+
     /// Installs `fault` at a fresh path for `path` and runs the load once; `tag` keeps the URLs of
     /// repeated runs apart.
     func run(_ fault: NetworkFault, through path: LoaderPath, tag: String = "") async throws -> (outcome: FaultOutcome, url: String) {
-        let (content, type, name) = Self.content(for: path)
-        let urlPath = "/\(fault)/\(path)\(tag)/\(name)"
+        let (content, type, _) = Self.content(for: path)
+        let urlPath = Self.urlPath(fault, path, tag: tag)
         fault.install(on: origin, path: urlPath, content: content, contentType: type, timing: timing)
         let url = origin.url(urlPath)
         let before = origin.requestCount(path: urlPath)

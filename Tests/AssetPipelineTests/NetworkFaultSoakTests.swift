@@ -44,8 +44,10 @@ struct NetworkFaultSoakTests {
                         guard let (outcome, url) = try? await h.run(fault, through: path, tag: "-\(round)") else {
                             return (name, "unexpected: the harness failed")
                         }
-                        // nothing kept: every round starts from an empty cache
+                        // nothing kept: every round starts from an empty cache, and the origin
+                        // forgets the path (what grows is then the process under test, not the harness)
                         try? await VideoUtil(manager: h.manager).removeCached(url: url)
+                        h.origin.removeHandler(FaultHarness.urlPath(fault, path, tag: "-\(round)"))
                         return (name, outcome.matches(NetworkFaultTests.expected(fault, path)) ? "as expected" : outcome.description)
                     }
                 }
