@@ -179,6 +179,10 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "AssetExamples",
+            dependencies: ["AssetPipeline", "AssetLoading", "AssetStorage", "AssetCodecs", "AssetLottie"]
+        ),
+        .executableTarget(
             name: "DiskCacheWorker",
             dependencies: ["AssetStorage"],
             path: "Tests/Workers/DiskCacheWorker"

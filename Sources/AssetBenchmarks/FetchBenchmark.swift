@@ -20,7 +20,10 @@ struct FetchBenchmark: AsyncParsableCommand {
     var concurrency: Int = 16
 
     func run() async throws {
-        let list = try String(contentsOfFile: urls, encoding: .utf8).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        let list = try String(contentsOfFile: urls, encoding: .utf8).split(separator: "\n").filter { !$0.isEmpty }.map { line in
+            guard let url = URL(string: String(line)) else { throw ValidationError("'\(line)' is not a URL") }
+            return url
+        }
         let disk = try DiskCache(configuration: .init(directory: URL(fileURLWithPath: cacheDir), maxBytes: .max, maxCount: .max))
         var config = AssetLoader.Configuration()
         config.maxConnectionsPerHost = concurrency

@@ -72,7 +72,7 @@ struct VideoBenchmark: AsyncParsableCommand {
             let video = VideoUtil(manager: manager)
             for range in list {
                 let start = DispatchTime.now().uptimeNanoseconds
-                let result = try await video.read(url: url, byteRange: .bounded(range))
+                let result = try await video.read(address: url, byteRange: .bounded(range))
                 seconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
                 bytes += Int64(result.data.count)
                 statistics.bytesFromCache += result.statistics.bytesFromCache

@@ -37,6 +37,7 @@ struct GetCommand: AsyncParsableCommand {
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
+        guard URL(string: url) != nil else { throw ValidationError("'\(url)' is not a URL") }
         guard AssetKind(rawValue: kind) != nil else { throw ValidationError("unknown kind '\(kind)'") }
         guard CacheStrategy(name: strategy) != nil else { throw ValidationError("unknown strategy '\(strategy)'") }
     }
@@ -45,7 +46,7 @@ struct GetCommand: AsyncParsableCommand {
         let manager = try await AssetsManager.open(configuration: .init(
             disk: .init(directory: cache.directory, maxBytes: .max, maxCount: .max), loader: try tier.loaderConfiguration()))
         let request = AssetRequest(
-            url: url, kind: AssetKind(rawValue: kind)!, strategy: CacheStrategy(name: strategy)!,
+            url: URL(string: url)!, kind: AssetKind(rawValue: kind)!, strategy: CacheStrategy(name: strategy)!,
             cacheControl: cacheControl)
         var failure: (code: String, message: String)?
         var response: AssetResponse?

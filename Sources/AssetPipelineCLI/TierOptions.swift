@@ -26,7 +26,7 @@ struct TierOptions: ParsableArguments {
             throw ValidationError("--via-fallback must be 'origin' or 'fail' (got '\(fallbackName)')")
         }
         guard let url = via ?? environment["ASSETPIPE_VIA"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
-        guard let tier = CacheTier(url: url, fallback: fallback) else {
+        guard let location = URL(string: url), let tier = CacheTier(url: location, fallback: fallback) else {
             throw ValidationError("--via must be an http(s)://host[:port] URL (got '\(url)')")
         }
         return tier

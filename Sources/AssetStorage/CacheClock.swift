@@ -11,6 +11,7 @@ public protocol CacheClock: Sendable {
 
 /// The system's wall clock (`Date()`).
 public struct SystemClock: CacheClock {
+    /// Creates the system clock.
     public init() {}
 
     @inlinable

@@ -23,6 +23,7 @@ public struct CacheMetadata: Sendable, Equatable {
     public var size: Int64
     /// The response's `Content-Type`, when known.
     public var contentType: String?
+    /// The kind of the asset; the disk cache counts entries and bytes per kind.
     public var kind: AssetKind
     /// Lowercase hex SHA-256 of the data.
     public var checksum: String
@@ -34,6 +35,7 @@ public struct CacheMetadata: Sendable, Equatable {
 
     /// The parts of an HTTP response that RFC 9111 caching needs later.
     public struct HTTPInfo: Sendable, Equatable {
+        /// The response's status code (200, 203, 206, ...).
         public var status: Int
         /// Every response header but `Connection` and those it names, in order.
         public var headers: [(name: String, value: String)]
@@ -45,6 +47,7 @@ public struct CacheMetadata: Sendable, Equatable {
         /// for headers the request did not have.
         public var varyRequestHeaders: [(name: String, value: String?)]
 
+        /// Creates the record of an exchange; `varyRequestHeaders` is empty by default.
         public init(
             status: Int, headers: [(name: String, value: String)], requestTime: Date, responseTime: Date,
             varyRequestHeaders: [(name: String, value: String?)] = []
@@ -61,6 +64,7 @@ public struct CacheMetadata: Sendable, Equatable {
             headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
         }
 
+        /// Whether two exchanges are the same: status, times, headers and `Vary` request headers, in order.
         public static func == (lhs: HTTPInfo, rhs: HTTPInfo) -> Bool {
             lhs.status == rhs.status && lhs.requestTime == rhs.requestTime && lhs.responseTime == rhs.responseTime
                 && lhs.headers.elementsEqual(rhs.headers, by: { $0.name == $1.name && $0.value == $1.value })
@@ -68,6 +72,7 @@ public struct CacheMetadata: Sendable, Equatable {
         }
     }
 
+    /// Creates metadata; `lastAccessTime` defaults to `createdDate`, the optional fields to `nil`.
     public init(
         key: String, originalUrlString: String? = nil, createdDate: Date, eTag: String? = nil,
         lastModified: String? = nil, accessCount: Int = 0, lastAccessTime: Date? = nil, size: Int64,

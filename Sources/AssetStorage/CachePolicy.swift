@@ -15,6 +15,7 @@ public struct CachePolicy: Sendable, Hashable, Codable {
     /// Which entry to evict first when over a limit. Default ``EvictionPolicy/lru``.
     public var evictionPolicy: EvictionPolicy
 
+    /// Creates a policy; every parameter defaults to the value documented on its property.
     public init(
         maxAge: TimeInterval? = nil,
         maxSize: Int = 64 * 1024 * 1024,

@@ -6,13 +6,20 @@
 /// small and written by us, but they are still read defensively: any malformed input is a
 /// `nil`, never a crash, and depth and size are bounded.
 public enum CompactJSON: Equatable, Sendable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number (always finite); a whole number below 9e15 in magnitude is written without a fraction.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([CompactJSON])
+    /// An object: its members in the order they were read or given (a repeated name is kept).
     case object([(String, CompactJSON)])
 
+    /// Whether two values are the same; objects are equal when their members are, in the same order.
     public static func == (lhs: CompactJSON, rhs: CompactJSON) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
@@ -33,7 +40,9 @@ public enum CompactJSON: Equatable, Sendable {
         return nil
     }
 
+    /// The string, when the value is a string.
     public var stringValue: String? { if case let .string(s) = self { return s }; return nil }
+    /// The number as an integer, when it is a whole number of magnitude below 9e15.
     public var int64Value: Int64? {
         guard case let .number(n) = self, n.rounded() == n, abs(n) < 9.0e15 else { return nil }
         return Int64(n)

@@ -30,6 +30,8 @@ extension DiskCache {
             case powerLoss
         }
 
+        /// Creates a configuration for `directory`; the other parameters default to the values
+        /// documented on the properties.
         public init(
             directory: URL,
             maxBytes: Int64 = 1 << 30,

@@ -3,7 +3,9 @@ import Foundation
 extension DiskCache {
     /// What a prune or a removal took away.
     public struct RemovalReport: Sendable, Equatable {
+        /// The number of entries removed.
         public var entries = 0
+        /// Their bytes of data.
         public var bytes: Int64 = 0
     }
 

@@ -3,7 +3,9 @@ import Foundation
 extension DiskCache {
     /// A snapshot of the cache's size and use.
     public struct Statistics: Sendable, Equatable {
+        /// The number of entries.
         public var entries: Int
+        /// The bytes of entry data (metadata files not counted).
         public var bytes: Int64
         /// The byte limit (``Configuration/maxBytes``).
         public var capacity: Int64
@@ -11,17 +13,23 @@ extension DiskCache {
         public var maxCount: Int
         /// Entries and bytes per kind (kinds with no entries are left out).
         public var perKind: [AssetKind: KindStatistics]
-        /// Reads served, reads that found nothing usable, entries evicted by the limits, since open.
+        /// Reads served, since the cache opened.
         public var hits: Int
+        /// Reads that found no usable entry, since the cache opened.
         public var misses: Int
+        /// Entries removed to keep within the limits, since the cache opened.
         public var evictions: Int
     }
 
+    /// The entries of one kind and their size.
     public struct KindStatistics: Sendable, Equatable {
+        /// The number of entries of the kind.
         public var entries: Int
+        /// Their bytes of data.
         public var bytes: Int64
     }
 
+    /// The cache's size and use now, from the in-memory index (no file is read).
     public var statistics: Statistics {
         state.withLock { state in
             var perKind: [AssetKind: KindStatistics] = [:]

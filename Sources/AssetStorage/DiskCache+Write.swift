@@ -10,14 +10,23 @@ extension DiskCache {
     /// What a writer knows of an entry besides its bytes; the cache fills in the size, the
     /// checksum and the dates.
     public struct EntryInfo: Sendable {
+        /// The kind of the asset. Default ``AssetKind/raw``.
         public var kind: AssetKind
+        /// The URL the bytes came from, if any.
         public var originalUrlString: String?
+        /// The `Content-Type` of the bytes, if known.
         public var contentType: String?
+        /// The response's `ETag`, as sent.
         public var eTag: String?
+        /// The response's `Last-Modified`, as sent.
         public var lastModified: String?
+        /// When the storage layer may drop the entry regardless of use; `nil` (the default) for only the
+        /// cache's own age limit.
         public var expirationDate: Date?
+        /// The HTTP exchange the bytes came from, for freshness and revalidation.
         public var http: CacheMetadata.HTTPInfo?
 
+        /// Creates the information for a write; every field defaults to `nil`, the kind to ``AssetKind/raw``.
         public init(
             kind: AssetKind = .raw, originalUrlString: String? = nil, contentType: String? = nil,
             eTag: String? = nil, lastModified: String? = nil, expirationDate: Date? = nil,

@@ -7,9 +7,10 @@ import Crypto
 import Foundation
 
 extension DiskCache {
-    /// A streamed write of one entry: ``append(_:)`` the body, then ``commit(_:)`` or
-    /// ``discard()``. The bytes go to a temporary file and are hashed as they pass; nothing is
-    /// visible to readers before the commit. Dropping a writer without committing discards it.
+    /// A streamed write of one entry: ``append(_:)-(UnsafeRawBufferPointer)`` the body, then
+    /// ``commit(_:expectedSize:)`` or ``discard()``. The bytes go to a temporary file and are
+    /// hashed as they pass; nothing is visible to readers before the commit. Dropping a writer
+    /// without committing discards it.
     public final class Writer: @unchecked Sendable {  // `progress` is guarded by `lock`
         private struct Progress {
             var fd: Int32
@@ -18,6 +19,7 @@ extension DiskCache {
             var finished = false
         }
 
+        /// The key the entry is written for.
         public let key: String
         private let cache: DiskCache
         private let path: String

@@ -25,6 +25,7 @@ import Synchronization
 /// All methods block on file I/O: call them from a thread that may block (the `AssetsManager`
 /// runs them on its I/O thread pool), not from Swift's cooperative pool.
 public final class DiskCache: Sendable {
+    /// The directory and limits the cache was opened with.
     public let configuration: Configuration
     /// What opening the directory found and cleaned.
     public var openReport: OpenReport { openReportStore.withLock { $0 } }

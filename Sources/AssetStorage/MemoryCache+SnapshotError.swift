@@ -22,6 +22,7 @@ extension MemoryCache {
             /// The file is a snapshot of a format version this code does not read.
             public static var unsupportedVersion: Code { Code(.unsupportedVersion) }
 
+            /// The code's name, e.g. `corrupt`.
             public var description: String { base.rawValue }
         }
 
@@ -32,12 +33,14 @@ extension MemoryCache {
         /// The error that caused this one, if any.
         public let cause: (any Error)?
 
+        /// Creates an error from a code, a message naming the file and the error that caused it.
         public init(code: Code, message: String, cause: (any Error)? = nil) {
             self.code = code
             self.message = message
             self.cause = cause
         }
 
+        /// The code and the message, then the cause when there is one.
         public var description: String {
             if let cause { return "\(code): \(message) (\(cause))" }
             return "\(code): \(message)"

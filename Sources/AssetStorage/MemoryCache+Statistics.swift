@@ -18,6 +18,7 @@ extension MemoryCache {
         /// The count limit (`CachePolicy.maxCount`).
         public var countLimit: Int
 
+        /// Creates a reading from its counters and sizes.
         public init(
             hits: Int, misses: Int, evictions: Int, expirations: Int,
             count: Int, totalCost: Int, costLimit: Int, countLimit: Int

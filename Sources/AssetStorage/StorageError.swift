@@ -26,15 +26,26 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         /// The cache was closed.
         public static let closed = Code(base: .closed)
 
+        /// The code's name, e.g. `io` or `corrupt`.
         public var description: String { base.rawValue }
     }
 
+    /// What went wrong.
     public let code: Code
+    /// A sentence for a person: what failed, naming the key or the file.
     public let message: String
     /// The `errno` of the failing system call, for ``Code/io``.
     public let errno: Int32?
+    /// The error that caused this one (an encoding error, an error from a nested call), if any.
     public let underlying: (any Error)?
 
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - code: What went wrong.
+    ///   - message: A sentence for a person, naming the key or the file.
+    ///   - errno: The `errno` of the failing system call, for ``Code/io``.
+    ///   - underlying: The error that caused this one, if any.
     public init(_ code: Code, _ message: String, errno: Int32? = nil, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
@@ -45,6 +56,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     /// The code alone, for metric labels.
     public var shortDescription: String { code.description }
 
+    /// The code and the message, then the `errno` and the underlying error where there are ones,
+    /// e.g. `io: open /cache/ab12.data: Permission denied (errno 13)`.
     public var description: String {
         var text = "\(code): \(message)"
         if let errno { text += " (errno \(errno))" }

@@ -1,3 +1,4 @@
+import Foundation
 import HummingbirdCore
 import Logging
 import NIOCore
@@ -75,6 +76,8 @@ public final class TestOrigin: Sendable {
 
     /// The absolute URL of `path` (which starts with `/`) on this origin.
     public func url(_ path: String) -> String { self.baseURL + path }
+    /// ``url(_:)`` as a `URL`, for the API that names resources by `URL`.
+    public func location(_ path: String) -> URL { URL(string: self.baseURL + path)! }
 
     private init(
         host: String,

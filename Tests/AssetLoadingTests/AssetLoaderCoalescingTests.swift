@@ -15,7 +15,7 @@ struct AssetLoaderCoalescingTests {
                 return .ok("shared body", headers: [("Cache-Control", "max-age=3600")])
             })
             let loader = harness.loader
-            let url = origin.url("/one")
+            let url = origin.location("/one")
             try await withThrowingTaskGroup(of: AssetResponse.self) { group in
                 for _ in 0..<100 {
                     group.addTask { try await loader.load(AssetRequest(url: url)) }
@@ -44,7 +44,7 @@ struct AssetLoaderCoalescingTests {
                 return .ok("still here")
             })
             let loader = harness.loader
-            let request = AssetRequest(url: origin.url("/shared"))
+            let request = AssetRequest(url: origin.location("/shared"))
             let leaving = Task { try await loader.load(request) }
             let staying = Task { try await loader.load(request) }
             await yieldUntil { loader.inFlight.waiterCount == 2 }
@@ -64,8 +64,8 @@ struct AssetLoaderCoalescingTests {
     @Test func differentCacheKeysAreNotCoalesced() async throws {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/k", .response(.ok("k", headers: [("Cache-Control", "no-store")])))
-            async let first = harness.loader.load(AssetRequest(url: origin.url("/k"), cacheKey: "one"))
-            async let second = harness.loader.load(AssetRequest(url: origin.url("/k"), cacheKey: "two"))
+            async let first = harness.loader.load(AssetRequest(url: origin.location("/k"), cacheKey: "one"))
+            async let second = harness.loader.load(AssetRequest(url: origin.location("/k"), cacheKey: "two"))
             _ = try await (first, second)
             #expect(origin.requestCount(path: "/k") == 2)
         }

@@ -10,7 +10,7 @@ struct AssetLoaderFileTests {
         let file = harness.directory.appendingPathComponent("local asset.bin")
         let bytes = Data((0..<1_000).map { UInt8($0 % 256) })
         try bytes.write(to: file)
-        let response = try await harness.loader.load(AssetRequest(url: file.absoluteString, kind: .image))
+        let response = try await harness.loader.load(AssetRequest(url: file, kind: .image))
         #expect(response.outcome == .localFile)
         #expect(response.size == 1_000)
         let fileData = try await harness.loader.data(for: response)
@@ -22,12 +22,12 @@ struct AssetLoaderFileTests {
     @Test func missingAndOversizedFilesFail() async throws {
         let harness = try AssetLoaderHarness { $0.maxBodySize[.lottie] = 10 }
         await #expect(throws: LoaderError.notFound) {
-            _ = try await harness.loader.load(AssetRequest(url: "file:///nonexistent/asset.png"))
+            _ = try await harness.loader.load(AssetRequest(url: URL(string: "file:///nonexistent/asset.png")!))
         }
         let file = harness.directory.appendingPathComponent("big.json")
         try Data(count: 11).write(to: file)
         await #expect(throws: LoaderError.tooLarge) {
-            _ = try await harness.loader.load(AssetRequest(url: file.absoluteString, kind: .lottie))
+            _ = try await harness.loader.load(AssetRequest(url: file, kind: .lottie))
         }
         try await harness.close()
     }
@@ -35,13 +35,13 @@ struct AssetLoaderFileTests {
     @Test func otherSchemesAndBadURLsAreRejected() async throws {
         let harness = try AssetLoaderHarness()
         await #expect(throws: LoaderError.unsupportedScheme) {
-            _ = try await harness.loader.load(AssetRequest(url: "ftp://example.com/a.png"))
+            _ = try await harness.loader.load(AssetRequest(url: URL(string: "ftp://example.com/a.png")!))
         }
         await #expect(throws: LoaderError.invalidURL) {
-            _ = try await harness.loader.load(AssetRequest(url: "no scheme here"))
+            _ = try await harness.loader.load(AssetRequest(url: URL(string: "no scheme here")!))
         }
         await #expect(throws: LoaderError.invalidURL) {
-            _ = try await harness.loader.load(AssetRequest(url: "http:///path-without-host"))
+            _ = try await harness.loader.load(AssetRequest(url: URL(string: "http:///path-without-host")!))
         }
         try await harness.close()
     }

@@ -11,7 +11,7 @@ struct AssetLoaderFreshnessTests {
     @Test func downloadsStreamsIntoTheCacheAndReportsIt() async throws {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/a", .response(.ok("hello asset", headers: [("Content-Type", "text/plain"), ("ETag", "\"v1\"")])))
-            let (response, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.url("/a"), kind: .image))
+            let (response, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.location("/a"), kind: .image))
             #expect(response.outcome == .downloaded)
             #expect(response.status == 200)
             #expect(bytes == self.body)
@@ -33,8 +33,8 @@ struct AssetLoaderFreshnessTests {
     @Test func freshEntryAnswersWithoutARequest() async throws {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/fresh", .response(.ok("hello asset", headers: [("Cache-Control", "max-age=3600")])))
-            let first = try await harness.loader.load(AssetRequest(url: origin.url("/fresh")))
-            let (second, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.url("/fresh")))
+            let first = try await harness.loader.load(AssetRequest(url: origin.location("/fresh")))
+            let (second, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.location("/fresh")))
             #expect(first.outcome == .downloaded)
             #expect(second.outcome == .cached)
             #expect(second.attempts == 0)
@@ -50,10 +50,10 @@ struct AssetLoaderFreshnessTests {
             origin.setRoute("/later", .response(.ok("hello asset", headers: [("Expires", inAnHour)])))
             origin.setRoute("/expired", .resource(TestResource(content: .bytes(self.body), eTag: "\"x\"", headers: [("Expires", "0")])))
             for path in ["/later", "/expired"] {
-                _ = try await harness.loader.load(AssetRequest(url: origin.url(path)))
+                _ = try await harness.loader.load(AssetRequest(url: origin.location(path)))
             }
-            let later = try await harness.loader.load(AssetRequest(url: origin.url("/later")))
-            let expired = try await harness.loader.load(AssetRequest(url: origin.url("/expired")))
+            let later = try await harness.loader.load(AssetRequest(url: origin.location("/later")))
+            let expired = try await harness.loader.load(AssetRequest(url: origin.location("/expired")))
             #expect(later.outcome == .cached)
             #expect(expired.outcome == .revalidated)  // an invalid Expires means already stale
             #expect(origin.requestCount(path: "/later") == 1)
@@ -67,12 +67,12 @@ struct AssetLoaderFreshnessTests {
             origin.setRoute(
                 "/r",
                 .resource(TestResource(content: .bytes(self.body), eTag: "\"v1\"", lastModified: modified, headers: [("Cache-Control", "max-age=0")])))
-            let first = try await harness.loader.load(AssetRequest(url: origin.url("/r")))
+            let first = try await harness.loader.load(AssetRequest(url: origin.location("/r")))
             #expect(first.outcome == .downloaded)
             _ = try await harness.loader.data(for: first)
             let before = try #require(try harness.cache.metadata(forKey: first.cacheKey))
 
-            let (second, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.url("/r")))
+            let (second, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.location("/r")))
             #expect(second.outcome == .revalidated)
             #expect(second.status == 200)
             #expect(second.attempts == 1)
@@ -100,8 +100,8 @@ struct AssetLoaderFreshnessTests {
                     .ok("version one", headers: [("ETag", "\"1\""), ("Cache-Control", "max-age=0")]),
                     .ok("version two", headers: [("ETag", "\"2\""), ("Cache-Control", "max-age=0")]),
                 ]))
-            _ = try await harness.loader.load(AssetRequest(url: origin.url("/v")))
-            let (second, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.url("/v")))
+            _ = try await harness.loader.load(AssetRequest(url: origin.location("/v")))
+            let (second, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.location("/v")))
             #expect(second.outcome == .downloaded)
             #expect(bytes == Array("version two".utf8))
             #expect(origin.requests(path: "/v").last?.header("If-None-Match") == "\"1\"")
@@ -113,13 +113,13 @@ struct AssetLoaderFreshnessTests {
     @Test func noStoreIsNotStored() async throws {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/private", .response(.ok("hello asset", headers: [("Cache-Control", "no-store")])))
-            let (first, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.url("/private")))
+            let (first, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.location("/private")))
             #expect(first.outcome == .downloaded)
             #expect(bytes == self.body)
             #expect(first.metadata == nil)
             #expect(first.storagePolicy == .notAllowed)
             #expect(!harness.cache.contains(key: first.cacheKey))
-            let second = try await harness.loader.load(AssetRequest(url: origin.url("/private")))
+            let second = try await harness.loader.load(AssetRequest(url: origin.location("/private")))
             #expect(second.outcome == .downloaded)
             #expect(origin.requestCount(path: "/private") == 2)
         }
@@ -133,12 +133,12 @@ struct AssetLoaderFreshnessTests {
         try await withOriginAndLoader({ $0.storagePolicy = hook }) { origin, harness in
             origin.setRoute("/secret", .response(.ok("hello asset", headers: [("Content-Type", "image/x-secret"), ("Cache-Control", "max-age=3600")])))
             origin.setRoute("/public", .response(.ok("hello asset", headers: [("Content-Type", "image/png"), ("Cache-Control", "max-age=3600")])))
-            let (secret, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.url("/secret")))
+            let (secret, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.location("/secret")))
             #expect(secret.storagePolicy == .memoryOnly)
             #expect(secret.metadata == nil)
             #expect(bytes == self.body)
             #expect(!harness.cache.contains(key: secret.cacheKey))
-            let open = try await harness.loader.load(AssetRequest(url: origin.url("/public")))
+            let open = try await harness.loader.load(AssetRequest(url: origin.location("/public")))
             #expect(open.storagePolicy == .allowed)
             #expect(harness.cache.contains(key: open.cacheKey))
         }
@@ -150,7 +150,7 @@ struct AssetLoaderFreshnessTests {
             func load(_ accept: String?) async throws -> AssetResponse {
                 var headers = HeaderFields()
                 if let accept { headers.append(name: "Accept", value: accept) }
-                return try await harness.loader.load(AssetRequest(url: origin.url("/vary"), headers: headers))
+                return try await harness.loader.load(AssetRequest(url: origin.location("/vary"), headers: headers))
             }
             let webp = try await load("image/webp")
             let png = try await load("image/png")
@@ -170,7 +170,7 @@ struct AssetLoaderFreshnessTests {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute(
                 "/vr", .resource(TestResource(content: .bytes(self.body), eTag: "\"vr\"", headers: [("Cache-Control", "max-age=0"), ("Vary", "Accept")])))
-            let request = AssetRequest(url: origin.url("/vr"), headers: ["Accept": "image/avif"])
+            let request = AssetRequest(url: origin.location("/vr"), headers: ["Accept": "image/avif"])
             let first = try await harness.loader.load(request)
             let (second, bytes) = try await harness.loader.loadBytes(request)
             #expect(first.outcome == .downloaded)
@@ -184,11 +184,11 @@ struct AssetLoaderFreshnessTests {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/o", .response(.ok("hello asset", headers: [("Cache-Control", "max-age=3600")])))
             await #expect(throws: LoaderError.notCached) {
-                _ = try await harness.loader.load(AssetRequest(url: origin.url("/o"), cacheControl: "only-if-cached"))
+                _ = try await harness.loader.load(AssetRequest(url: origin.location("/o"), cacheControl: "only-if-cached"))
             }
             #expect(origin.requestCount(path: "/o") == 0)
-            _ = try await harness.loader.load(AssetRequest(url: origin.url("/o")))
-            let cached = try await harness.loader.load(AssetRequest(url: origin.url("/o"), cacheControl: "only-if-cached"))
+            _ = try await harness.loader.load(AssetRequest(url: origin.location("/o")))
+            let cached = try await harness.loader.load(AssetRequest(url: origin.location("/o"), cacheControl: "only-if-cached"))
             #expect(cached.outcome == .cached)
             #expect(origin.requestCount(path: "/o") == 1)
         }
@@ -197,8 +197,8 @@ struct AssetLoaderFreshnessTests {
     @Test func maxStaleServesAStaleEntryWithoutARequest() async throws {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/s", .response(.ok("hello asset", headers: [("Cache-Control", "max-age=0"), ("ETag", "\"s\"")])))
-            _ = try await harness.loader.load(AssetRequest(url: origin.url("/s")))
-            let stale = try await harness.loader.load(AssetRequest(url: origin.url("/s"), cacheControl: "max-stale"))
+            _ = try await harness.loader.load(AssetRequest(url: origin.location("/s")))
+            let stale = try await harness.loader.load(AssetRequest(url: origin.location("/s"), cacheControl: "max-stale"))
             #expect(stale.outcome == .stale)
             #expect(origin.requestCount(path: "/s") == 1)
         }
@@ -212,8 +212,8 @@ struct AssetLoaderFreshnessTests {
                     .ok("hello asset", headers: [("Cache-Control", "max-age=0, stale-if-error=600"), ("ETag", "\"e\"")]),
                     TestResponse(status: 503),
                 ]))
-            _ = try await harness.loader.load(AssetRequest(url: origin.url("/e")))
-            let (stale, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.url("/e")))
+            _ = try await harness.loader.load(AssetRequest(url: origin.location("/e")))
+            let (stale, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.location("/e")))
             #expect(stale.outcome == .stale)
             #expect(bytes == self.body)
             #expect(origin.requestCount(path: "/e") == 2)
@@ -228,9 +228,9 @@ struct AssetLoaderFreshnessTests {
                     .ok("hello asset", headers: [("Cache-Control", "max-age=0, must-revalidate, stale-if-error=600"), ("ETag", "\"m\"")]),
                     TestResponse(status: 503),
                 ]))
-            _ = try await harness.loader.load(AssetRequest(url: origin.url("/m")))
+            _ = try await harness.loader.load(AssetRequest(url: origin.location("/m")))
             await #expect(throws: LoaderError.http(503)) {
-                _ = try await harness.loader.load(AssetRequest(url: origin.url("/m")))
+                _ = try await harness.loader.load(AssetRequest(url: origin.location("/m")))
             }
         }
     }
@@ -240,9 +240,9 @@ struct AssetLoaderFreshnessTests {
             origin.setRoute(
                 "/swr",
                 .resource(TestResource(content: .bytes(self.body), eTag: "\"w\"", headers: [("Cache-Control", "max-age=0, stale-while-revalidate=600")])))
-            let first = try await harness.loader.load(AssetRequest(url: origin.url("/swr")))
+            let first = try await harness.loader.load(AssetRequest(url: origin.location("/swr")))
             let before = try #require(try harness.cache.metadata(forKey: first.cacheKey)?.http?.responseTime)
-            let second = try await harness.loader.load(AssetRequest(url: origin.url("/swr")))
+            let second = try await harness.loader.load(AssetRequest(url: origin.location("/swr")))
             #expect(second.outcome == .stale)
             await harness.loader.waitForBackgroundRefreshes()
             let requests = origin.requests(path: "/swr")

@@ -9,7 +9,7 @@ struct AssetLoaderNetworkTests {
     @Test func a500IsRetriedUntilA200() async throws {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/flaky", .sequence([TestResponse(status: 500), TestResponse(status: 503), .ok("finally")]))
-            let (response, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.url("/flaky")))
+            let (response, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.location("/flaky")))
             #expect(response.outcome == .downloaded)
             #expect(response.attempts == 3)
             #expect(bytes == Array("finally".utf8))
@@ -21,7 +21,7 @@ struct AssetLoaderNetworkTests {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/down", .response(TestResponse(status: 500)))
             await #expect(throws: LoaderError.http(500)) {
-                _ = try await harness.loader.load(AssetRequest(url: origin.url("/down")))
+                _ = try await harness.loader.load(AssetRequest(url: origin.location("/down")))
             }
             #expect(origin.requestCount(path: "/down") == 3)
         }
@@ -31,7 +31,7 @@ struct AssetLoaderNetworkTests {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/gone", .sequence([TestResponse(status: 404), .ok("too late")]))
             do {
-                _ = try await harness.loader.load(AssetRequest(url: origin.url("/gone")))
+                _ = try await harness.loader.load(AssetRequest(url: origin.location("/gone")))
                 Issue.record("a 404 loaded")
             } catch let error as LoaderError {
                 #expect(error == .http(404))
@@ -46,7 +46,7 @@ struct AssetLoaderNetworkTests {
         // Retry-After says an hour; the policy caps the wait at 50 ms (the harness's maxRetryAfter).
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/busy", .sequence([TestResponse(status: 429, headers: [("Retry-After", "3600")]), .ok("served")]))
-            let (response, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.url("/busy")))
+            let (response, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.location("/busy")))
             #expect(response.attempts == 2)
             #expect(bytes == Array("served".utf8))
             #expect(origin.requestCount(path: "/busy") == 2)
@@ -76,16 +76,16 @@ struct AssetLoaderNetworkTests {
                 origin.setRoute("/hop\(hop)", .redirect(to: "/hop\(hop + 1)"))
             }
             origin.setRoute("/hop5", .response(.ok("arrived", headers: [("Cache-Control", "max-age=3600")])))
-            let (response, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.url("/hop0")))
+            let (response, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.location("/hop0")))
             #expect(bytes == Array("arrived".utf8))
             #expect(response.cacheKey == origin.url("/hop0"))  // stored under the URL asked for
-            let againOutcome = try await harness.loader.load(AssetRequest(url: origin.url("/hop0"))).outcome
+            let againOutcome = try await harness.loader.load(AssetRequest(url: origin.location("/hop0"))).outcome
             #expect(againOutcome == .cached)
 
             origin.setRoute("/hop5", .redirect(to: "/hop6"))  // now six redirects from /hop0
             origin.setRoute("/hop6", .response(.ok("too far")))
             await #expect(throws: LoaderError.tooManyRedirects) {
-                _ = try await harness.loader.load(AssetRequest(url: origin.url("/hop0"), strategy: .networkOnly))
+                _ = try await harness.loader.load(AssetRequest(url: origin.location("/hop0"), strategy: .networkOnly))
             }
             #expect(origin.requestCount(path: "/hop6") == 0)
         }
@@ -96,7 +96,7 @@ struct AssetLoaderNetworkTests {
             origin.setRoute("/x", .redirect(to: "/y"))
             origin.setRoute("/y", .redirect(to: "/x"))
             await #expect(throws: LoaderError.redirectLoop) {
-                _ = try await harness.loader.load(AssetRequest(url: origin.url("/x")))
+                _ = try await harness.loader.load(AssetRequest(url: origin.location("/x")))
             }
         }
     }
@@ -105,7 +105,7 @@ struct AssetLoaderNetworkTests {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/short", .response(TestResponse(headers: [("Cache-Control", "max-age=3600")], body: .truncated(Array(repeating: 7, count: 100), declaredLength: 1_000))))
             await #expect(throws: LoaderError.truncated) {
-                _ = try await harness.loader.load(AssetRequest(url: origin.url("/short")))
+                _ = try await harness.loader.load(AssetRequest(url: origin.location("/short")))
             }
             #expect(origin.requestCount(path: "/short") == 3)  // cut bodies are retried
             let key = AssetLoader.defaultCacheKey(for: origin.url("/short"))
@@ -123,21 +123,21 @@ struct AssetLoaderNetworkTests {
             origin.setRoute("/chunked", .response(TestResponse(body: .chunkedEncoding([Array(big[0..<2_500]), Array(big[2_500...])]))))
             for path in ["/announced", "/chunked"] {
                 await #expect(throws: LoaderError.tooLarge) {
-                    _ = try await harness.loader.load(AssetRequest(url: origin.url(path), kind: .image))
+                    _ = try await harness.loader.load(AssetRequest(url: origin.location(path), kind: .image))
                 }
                 #expect(origin.requestCount(path: path) == 1)  // not retried
                 #expect(!harness.cache.contains(key: AssetLoader.defaultCacheKey(for: origin.url(path))))
             }
             #expect(harness.temporaryFiles.isEmpty)
             // the same bytes fit the raw kind's default limit
-            let raw = try await harness.loader.load(AssetRequest(url: origin.url("/chunked"), kind: .raw))
+            let raw = try await harness.loader.load(AssetRequest(url: origin.location("/chunked"), kind: .raw))
             #expect(raw.size == 5_000)
         }
     }
 
     @Test func aRefusedConnectionIsAConnectionError() async throws {
         let origin = try await TestOrigin.start()
-        let url = origin.url("/nobody")
+        let url = origin.location("/nobody")
         await origin.stop()
         let harness = try AssetLoaderHarness { $0.retry = AssetLoaderHarness.fastRetries(maxAttempts: 2) }
         await #expect(throws: LoaderError.connection) {
@@ -150,7 +150,7 @@ struct AssetLoaderNetworkTests {
         try await withOriginAndLoader({ $0.readTimeout = .milliseconds(200); $0.retry = .none }) { origin, harness in
             origin.setRoute("/stall", .response(TestResponse(body: .stall(prefix: [1, 2, 3], declaredLength: 100))))
             await #expect(throws: LoaderError.timeout) {
-                _ = try await harness.loader.load(AssetRequest(url: origin.url("/stall")))
+                _ = try await harness.loader.load(AssetRequest(url: origin.location("/stall")))
             }
             #expect(!harness.cache.contains(key: AssetLoader.defaultCacheKey(for: origin.url("/stall"))))
         }
@@ -163,7 +163,7 @@ struct AssetLoaderNetworkTests {
                 TestResponse(body: .text("late"), delay: .milliseconds(3_500)),
                 .ok("fine"),
             ]))
-            let response = try await harness.loader.load(AssetRequest(url: origin.url("/late-then-fine")))
+            let response = try await harness.loader.load(AssetRequest(url: origin.location("/late-then-fine")))
             #expect(response.attempts == 2)
             #expect(try await harness.loader.data(for: response) == Data("fine".utf8))
             #expect(origin.requestCount(path: "/late-then-fine") == 2)
@@ -176,7 +176,7 @@ struct AssetLoaderNetworkTests {
             let chunks = (0..<20).map { [UInt8](repeating: UInt8($0), count: 10) }
             origin.setRoute("/drip", .response(TestResponse(body: .slow(chunks: chunks, delay: .milliseconds(50)))))
             await #expect(throws: LoaderError.timeout) {
-                _ = try await harness.loader.load(AssetRequest(url: origin.url("/drip")))
+                _ = try await harness.loader.load(AssetRequest(url: origin.location("/drip")))
             }
             #expect(!harness.cache.contains(key: AssetLoader.defaultCacheKey(for: origin.url("/drip"))))
         }

@@ -54,10 +54,10 @@ struct AssetLoaderObservabilityTests {
         try await withOriginAndLoader({ $0.metricsFactory = metrics }) { origin, harness in
             origin.setRoute("/m", .response(.ok("counted", headers: [("Cache-Control", "max-age=3600")])))
             origin.setRoute("/missing", .response(TestResponse(status: 404)))
-            _ = try await harness.loader.load(AssetRequest(url: origin.url("/m"), kind: .image))
-            _ = try await harness.loader.load(AssetRequest(url: origin.url("/m"), kind: .image))
-            _ = try await harness.loader.load(AssetRequest(url: origin.url("/m"), kind: .image))
-            _ = try? await harness.loader.load(AssetRequest(url: origin.url("/missing"), kind: .lottie))
+            _ = try await harness.loader.load(AssetRequest(url: origin.location("/m"), kind: .image))
+            _ = try await harness.loader.load(AssetRequest(url: origin.location("/m"), kind: .image))
+            _ = try await harness.loader.load(AssetRequest(url: origin.location("/m"), kind: .image))
+            _ = try? await harness.loader.load(AssetRequest(url: origin.location("/missing"), kind: .lottie))
         }
         #expect(metrics.total("assetpipe_loads_total", [("kind", "image"), ("outcome", "downloaded")]) == 1)
         #expect(metrics.total("assetpipe_loads_total", [("kind", "image"), ("outcome", "cached")]) == 2)
@@ -79,7 +79,7 @@ struct AssetLoaderObservabilityTests {
                 let length = 200 * 1024 * 1024
                 origin.setRoute("/huge", .response(TestResponse(headers: [("Cache-Control", "max-age=3600")], body: .generated(length: length))))
                 let peakBefore = try Self.peakResidentBytes()
-                let response = try await harness.loader.load(AssetRequest(url: origin.url("/huge"), kind: .video))
+                let response = try await harness.loader.load(AssetRequest(url: origin.location("/huge"), kind: .video))
                 #expect(response.outcome == .downloaded)
                 #expect(response.size == Int64(length))
                 let metadata = try #require(try harness.cache.metadata(forKey: response.cacheKey))

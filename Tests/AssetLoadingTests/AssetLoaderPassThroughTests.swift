@@ -9,7 +9,7 @@ struct AssetLoaderPassThroughTests {
     @Test func redirectsAreAnswersWhenNotFollowed() async throws {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/from", .response(TestResponse(status: 301, headers: [("Location", "/to"), ("Cache-Control", "max-age=60")])))
-            let request = AssetRequest(url: origin.url("/from"), followRedirects: false, acceptsAnyStatus: true)
+            let request = AssetRequest(url: origin.location("/from"), followRedirects: false, acceptsAnyStatus: true)
             let first = try await harness.loader.load(request)
             #expect(first.status == 301)
             #expect(first.headers["Location"] == "/to")
@@ -20,7 +20,7 @@ struct AssetLoaderPassThroughTests {
             #expect(origin.requestCount(path: "/to") == 0)
             // without followRedirects false the redirect is an error status
             await #expect(throws: LoaderError.http(301)) {
-                _ = try await harness.loader.load(AssetRequest(url: origin.url("/from"), followRedirects: false))
+                _ = try await harness.loader.load(AssetRequest(url: origin.location("/from"), followRedirects: false))
             }
         }
     }
@@ -28,13 +28,13 @@ struct AssetLoaderPassThroughTests {
     @Test func storedErrorStatusesAnswerOnlyRequestsThatAcceptThem() async throws {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/missing", .response(TestResponse(status: 404, headers: [("Cache-Control", "max-age=60")], body: .text("nope"))))
-            let passing = AssetRequest(url: origin.url("/missing"), acceptsAnyStatus: true)
+            let passing = AssetRequest(url: origin.location("/missing"), acceptsAnyStatus: true)
             let answer = try await harness.loader.load(passing)
             #expect(answer.status == 404)
             #expect(String(decoding: try await harness.loader.data(for: answer), as: UTF8.self) == "nope")
             #expect(try await harness.loader.load(passing).outcome == .cached)
             await #expect(throws: LoaderError.http(404)) {
-                _ = try await harness.loader.load(AssetRequest(url: origin.url("/missing")))
+                _ = try await harness.loader.load(AssetRequest(url: origin.location("/missing")))
             }
             #expect(origin.requestCount(path: "/missing") == 2)
         }
@@ -44,7 +44,7 @@ struct AssetLoaderPassThroughTests {
         try await withOriginAndLoader({ $0.retry = AssetLoaderHarness.fastRetries(maxAttempts: 1) }) { origin, harness in
             origin.setRoute("/down", .response(TestResponse(status: 503, headers: [("Retry-After", "7")], body: .text("maintenance"))))
             do {
-                _ = try await harness.loader.load(AssetRequest(url: origin.url("/down"), acceptsAnyStatus: true))
+                _ = try await harness.loader.load(AssetRequest(url: origin.location("/down"), acceptsAnyStatus: true))
                 Issue.record("a 503 must throw")
             } catch let error as LoaderError {
                 #expect(error == .http(503))
@@ -62,7 +62,7 @@ struct AssetLoaderPassThroughTests {
             try await withOriginAndLoader { origin, harness in
                 origin.setRoute("/start", .redirect(to: other.url("/land")))
                 other.setRoute("/land", .response(TestResponse(headers: [("Cache-Control", "max-age=60")], body: .text("landed"))))
-                var request = AssetRequest(url: origin.url("/start"))
+                var request = AssetRequest(url: origin.location("/start"))
                 request.headers.append(name: "Authorization", value: "Bearer secret")
                 let answer = try await harness.loader.load(request)
                 #expect(answer.status == 200)

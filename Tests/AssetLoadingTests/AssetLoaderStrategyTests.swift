@@ -12,14 +12,14 @@ struct AssetLoaderStrategyTests {
     @Test func networkOnlyAlwaysAsksTheOrigin() async throws {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/n", .response(.ok("fresh", headers: Self.freshHeaders)))
-            let first = try await harness.loader.load(AssetRequest(url: origin.url("/n"), strategy: .networkOnly))
-            let second = try await harness.loader.load(AssetRequest(url: origin.url("/n"), strategy: .networkOnly))
+            let first = try await harness.loader.load(AssetRequest(url: origin.location("/n"), strategy: .networkOnly))
+            let second = try await harness.loader.load(AssetRequest(url: origin.location("/n"), strategy: .networkOnly))
             #expect(first.outcome == .downloaded)
             #expect(second.outcome == .downloaded)
             #expect(origin.requestCount(path: "/n") == 2)
             #expect(origin.requests(path: "/n").allSatisfy { $0.header("If-None-Match") == nil })
             // what it downloaded was stored: the protocol policy then answers from the cache
-            let cached = try await harness.loader.load(AssetRequest(url: origin.url("/n")))
+            let cached = try await harness.loader.load(AssetRequest(url: origin.location("/n")))
             #expect(cached.outcome == .cached)
             #expect(origin.requestCount(path: "/n") == 2)
         }
@@ -29,11 +29,11 @@ struct AssetLoaderStrategyTests {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/c", .response(.ok("stale", headers: Self.staleHeaders)))
             await #expect(throws: LoaderError.notCached) {
-                _ = try await harness.loader.load(AssetRequest(url: origin.url("/c"), strategy: .cacheOnly))
+                _ = try await harness.loader.load(AssetRequest(url: origin.location("/c"), strategy: .cacheOnly))
             }
             #expect(origin.requestCount(path: "/c") == 0)
-            _ = try await harness.loader.load(AssetRequest(url: origin.url("/c")))
-            let (response, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.url("/c"), strategy: .cacheOnly))
+            _ = try await harness.loader.load(AssetRequest(url: origin.location("/c")))
+            let (response, bytes) = try await harness.loader.loadBytes(AssetRequest(url: origin.location("/c"), strategy: .cacheOnly))
             #expect(response.outcome == .stale)
             #expect(bytes == Array("stale".utf8))
             #expect(origin.requestCount(path: "/c") == 1)
@@ -43,15 +43,15 @@ struct AssetLoaderStrategyTests {
     @Test func cacheFirstUsesAnyEntryElseTheNetwork() async throws {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/cf", .response(.ok("stale", headers: Self.staleHeaders)))
-            let first = try await harness.loader.load(AssetRequest(url: origin.url("/cf"), strategy: .cacheFirst))
+            let first = try await harness.loader.load(AssetRequest(url: origin.location("/cf"), strategy: .cacheFirst))
             #expect(first.outcome == .downloaded)
-            let second = try await harness.loader.load(AssetRequest(url: origin.url("/cf"), strategy: .cacheFirst))
+            let second = try await harness.loader.load(AssetRequest(url: origin.location("/cf"), strategy: .cacheFirst))
             #expect(second.outcome == .stale)
             #expect(origin.requestCount(path: "/cf") == 1)
 
             origin.setRoute("/cf-fresh", .response(.ok("fresh", headers: Self.freshHeaders)))
-            _ = try await harness.loader.load(AssetRequest(url: origin.url("/cf-fresh"), strategy: .cacheFirst))
-            let fresh = try await harness.loader.load(AssetRequest(url: origin.url("/cf-fresh"), strategy: .cacheFirst))
+            _ = try await harness.loader.load(AssetRequest(url: origin.location("/cf-fresh"), strategy: .cacheFirst))
+            let fresh = try await harness.loader.load(AssetRequest(url: origin.location("/cf-fresh"), strategy: .cacheFirst))
             #expect(fresh.outcome == .cached)
             #expect(origin.requestCount(path: "/cf-fresh") == 1)
         }
@@ -67,7 +67,7 @@ struct AssetLoaderStrategyTests {
                     TestResponse(status: 502),
                     TestResponse(status: 404),
                 ]))
-            let request = AssetRequest(url: origin.url("/nf"), strategy: .networkFirst)
+            let request = AssetRequest(url: origin.location("/nf"), strategy: .networkFirst)
             let firstOutcome = try await harness.loader.load(request).outcome
             #expect(firstOutcome == .downloaded)
             let (second, bytes) = try await harness.loader.loadBytes(request)
@@ -86,7 +86,7 @@ struct AssetLoaderStrategyTests {
     @Test func networkFirstRevalidatesWhatItHas() async throws {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/nr", .resource(TestResource(content: .bytes(Array("body".utf8)), eTag: "\"r\"", headers: [("Cache-Control", "max-age=3600")])))
-            let request = AssetRequest(url: origin.url("/nr"), strategy: .networkFirst)
+            let request = AssetRequest(url: origin.location("/nr"), strategy: .networkFirst)
             let initialOutcome = try await harness.loader.load(request).outcome
             #expect(initialOutcome == .downloaded)
             let secondOutcome = try await harness.loader.load(request).outcome
@@ -98,11 +98,11 @@ struct AssetLoaderStrategyTests {
     @Test func cacheWithTimeoutAnswersFromTheCacheWhenTheNetworkIsSlow() async throws {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/t", .response(.ok("cached body", headers: Self.staleHeaders)))
-            _ = try await harness.loader.load(AssetRequest(url: origin.url("/t")))
+            _ = try await harness.loader.load(AssetRequest(url: origin.location("/t")))
             // the next answer's body never completes until the origin stops
             origin.setRoute("/t", .response(TestResponse(headers: [("ETag", "\"t2\"")], body: .stall(prefix: [1], declaredLength: 10))))
             let (response, bytes) = try await harness.loader.loadBytes(
-                AssetRequest(url: origin.url("/t"), strategy: .cacheWithTimeout(seconds: 0.05)))
+                AssetRequest(url: origin.location("/t"), strategy: .cacheWithTimeout(seconds: 0.05)))
             #expect(response.outcome == .stale)
             #expect(bytes == Array("cached body".utf8))
         }
@@ -111,7 +111,7 @@ struct AssetLoaderStrategyTests {
     @Test func cacheWithTimeoutTakesTheNetworkAnswerWhenItComesInTime() async throws {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/tn", .sequence([.ok("old", headers: Self.staleHeaders), .ok("new", headers: Self.staleHeaders)]))
-            let request = AssetRequest(url: origin.url("/tn"), strategy: .cacheWithTimeout(seconds: 600))
+            let request = AssetRequest(url: origin.location("/tn"), strategy: .cacheWithTimeout(seconds: 600))
             let coldOutcome = try await harness.loader.load(request).outcome
             #expect(coldOutcome == .downloaded)  // no entry: the network
             let (response, bytes) = try await harness.loader.loadBytes(request)
@@ -123,7 +123,7 @@ struct AssetLoaderStrategyTests {
     @Test func cacheAndNetworkAnswersFromTheCacheAndRefreshesBehind() async throws {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/cn", .sequence([.ok("old", headers: Self.freshHeaders), .ok("new", headers: [("Cache-Control", "max-age=3600"), ("ETag", "\"n\"")])]))
-            let request = AssetRequest(url: origin.url("/cn"), strategy: .cacheAndNetwork)
+            let request = AssetRequest(url: origin.location("/cn"), strategy: .cacheAndNetwork)
             let cold = try await harness.loader.load(request)
             #expect(cold.outcome == .downloaded)  // nothing cached: the network
             let (warm, warmBytes) = try await harness.loader.loadBytes(request)
@@ -140,7 +140,7 @@ struct AssetLoaderStrategyTests {
     @Test func updatesReportTheCachedAnswerThenTheRefreshedOne() async throws {
         try await withOriginAndLoader { origin, harness in
             origin.setRoute("/u", .resource(TestResource(content: .bytes(Array("same".utf8)), eTag: "\"u\"", headers: [("Cache-Control", "max-age=3600")])))
-            let request = AssetRequest(url: origin.url("/u"), strategy: .cacheAndNetwork)
+            let request = AssetRequest(url: origin.location("/u"), strategy: .cacheAndNetwork)
             var first: [LoadOutcome] = []
             for try await response in harness.loader.updates(for: request) {
                 first.append(response.outcome)
@@ -156,7 +156,7 @@ struct AssetLoaderStrategyTests {
             #expect(origin.requestCount(path: "/u") == 2)
 
             var single: [LoadOutcome] = []
-            for try await response in harness.loader.updates(for: AssetRequest(url: origin.url("/u"))) {
+            for try await response in harness.loader.updates(for: AssetRequest(url: origin.location("/u"))) {
                 single.append(response.outcome)
             }
             #expect(single == [.cached])

@@ -22,7 +22,7 @@ struct LoaderErrorMessageTests {
 
     @Test func aRefusedConnectionSaysSoOnceWithBalancedParentheses() async throws {
         let origin = try await TestOrigin.start()
-        let url = origin.url("/gone")
+        let url = origin.location("/gone")
         await origin.stop()
         let harness = try AssetLoaderHarness { $0.retry = .none }
         defer { Task { try? await harness.close() } }
@@ -43,7 +43,7 @@ struct LoaderErrorMessageTests {
             origin.setRoute("/short", .response(TestResponse(body: .truncated([1, 2, 3], declaredLength: 100))))
             for path in ["/stall", "/short"] {
                 let error = try await #require(throws: LoaderError.self) {
-                    _ = try await harness.loader.load(AssetRequest(url: origin.url(path)))
+                    _ = try await harness.loader.load(AssetRequest(url: origin.location(path)))
                 }
                 #expect(Self.isBalanced(error.description), "\(error.description)")
                 #expect(!error.description.contains("HTTPClientError.HTTPClientError"))

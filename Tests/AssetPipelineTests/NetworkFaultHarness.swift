@@ -150,7 +150,7 @@ struct FaultHarness: Sendable {
     private func load(_ url: String, through path: LoaderPath, expecting served: [UInt8]) async throws {
         switch path {
         case .get:
-            let response = try await manager.load(AssetRequest(url: url, kind: .video))
+            let response = try await manager.load(AssetRequest(url: URL(string: url)!, kind: .video))
             let data = try await manager.loader.data(for: response)
             #expect(data == Data(served), "get \(url): the body differs from what the origin served")
         case .prefetch:
@@ -165,7 +165,7 @@ struct FaultHarness: Sendable {
             if let failure = result.failure { throw failure }
         case .video:
             let video = VideoUtil(manager: manager, configuration: .init(maxChunksPerRequest: 2))
-            let data = try await video.read(url: url, range: 0..<Int64(served.count))
+            let data = try await video.data(for: URL(string: url)!, range: 0..<Int64(served.count))
             #expect(data == Data(served), "video \(url): the bytes differ from what the origin served")
         case .image:
             let bitmap = try await ImageUtil(manager: manager).image(for: URL(string: url)!, options: .init(keepInMemory: false))

@@ -46,7 +46,7 @@ struct NetworkFaultSoakTests {
                         }
                         // nothing kept: every round starts from an empty cache, and the origin
                         // forgets the path (what grows is then the process under test, not the harness)
-                        try? await VideoUtil(manager: h.manager).removeCached(url: url)
+                        try? await VideoUtil(manager: h.manager).removeCached(address: url)
                         h.origin.removeHandler(FaultHarness.urlPath(fault, path, tag: "-\(round)"))
                         return (name, outcome.matches(NetworkFaultTests.expected(fault, path)) ? "as expected" : outcome.description)
                     }

@@ -38,7 +38,7 @@ struct VideoHomeTests {
         return results.withLock { $0 }
     }
 
-    static func key(_ h: VideoHarness, _ path: String) -> String { AssetLoader.defaultCacheKey(for: h.url(path)) }
+    static func key(_ h: VideoHarness, _ path: String) -> String { AssetLoader.defaultCacheKey(for: h.url(path).absoluteString) }
 
     @Test(arguments: [nil, Int64(3 * chunk)])
     func aNamedAndAGuessedVideoTakeTheSamePath(prefix: Int64?) async throws {
@@ -46,7 +46,7 @@ struct VideoHomeTests {
         let a = Self.bytes(10 * Self.chunk + 17, seed: 1), b = Self.bytes(9 * Self.chunk, seed: 2)
         _ = h.serve("/v/a.mp4", Self.resource(a, eTag: "\"a\""))
         _ = h.serve("/v/b", Self.resource(b, eTag: "\"b\""))
-        let results = try await Self.prefetch(h, [h.url("/v/a.mp4"), h.url("/v/b") + "\tvideo"], prefix: prefix, validate: true)
+        let results = try await Self.prefetch(h, [h.url("/v/a.mp4").absoluteString, h.url("/v/b").absoluteString + "\tvideo"], prefix: prefix, validate: true)
         for (path, length) in [("/v/a.mp4", a.count), ("/v/b", b.count)] {
             let result = try #require(results[path])
             #expect(result.outcome == "downloaded")
@@ -74,7 +74,7 @@ struct VideoHomeTests {
         let h = try await VideoHarness.start(chunkSize: Self.chunk)
         _ = h.serve("/v/a.mp4", Self.resource(Self.bytes(5 * Self.chunk, seed: 3), eTag: "\"a\""))
         _ = h.serve("/v/b", Self.resource(Self.bytes(4 * Self.chunk + 3, seed: 4), eTag: "\"b\""))
-        let lines = [h.url("/v/a.mp4"), h.url("/v/b") + "\tvideo"]
+        let lines = [h.url("/v/a.mp4").absoluteString, h.url("/v/b").absoluteString + "\tvideo"]
         let first = try await Self.prefetch(h, lines, prefix: prefix, validate: validate.first)
         #expect(first.values.allSatisfy { $0.outcome == "downloaded" })
         let before = h.origin.totalRequestCount
@@ -89,22 +89,22 @@ struct VideoHomeTests {
         let h = try await VideoHarness.start(chunkSize: Self.chunk)
         let bytes = Self.bytes(12 * Self.chunk + 5, seed: 5)
         let served = h.serve("/v/whole.mp4", Self.resource(bytes, eTag: "\"w\""))
-        _ = try await Self.prefetch(h, [h.url("/v/whole.mp4")], prefix: nil, validate: false)
+        _ = try await Self.prefetch(h, [h.url("/v/whole.mp4").absoluteString], prefix: nil, validate: false)
         #expect(served.requestCount == 1)
         let url = h.url("/v/whole.mp4")
-        let middle = try await h.video.read(url: url, byteRange: .bounded(Int64(Self.chunk + 9)..<Int64(7 * Self.chunk + 1)))
+        let middle = try await h.video.read(for: url, byteRange: .bounded(Int64(Self.chunk + 9)..<Int64(7 * Self.chunk + 1)))
         #expect(middle.data == Data(bytes[(Self.chunk + 9)..<(7 * Self.chunk + 1)]))
         #expect(middle.statistics.originRequests == 0)
         #expect(middle.statistics.bytesFromOrigin == 0)
         #expect(middle.statistics.bytesFromDiskCache == middle.statistics.bytes)
         #expect(middle.statistics.totalLength == Int64(bytes.count))
-        let tail = try await h.video.read(url: url, lastBytes: 100)
+        let tail = try await h.video.data(for: url, lastBytes: 100)
         #expect(tail == Data(bytes.suffix(100)))
         // a prefix prefetch over it reads the disk cache's copy and stores nothing
-        let prefixRun = try await Self.prefetch(h, [h.url("/v/whole.mp4")], prefix: Int64(3 * Self.chunk), validate: true)
+        let prefixRun = try await Self.prefetch(h, [h.url("/v/whole.mp4").absoluteString], prefix: Int64(3 * Self.chunk), validate: true)
         #expect(prefixRun["/v/whole.mp4"]?.outcome == "cached")
         #expect(served.requestCount == 1)
-        #expect(try await h.video.cachedRecord(url: url) == nil)
+        #expect(try await h.video.cachedRecord(for: url) == nil)
         #expect(try h.chunkBytesOnDisk() == 0)
         try await h.stop()
     }
@@ -114,21 +114,21 @@ struct VideoHomeTests {
         let bytes = Self.bytes(6 * Self.chunk, seed: 6)
         _ = h.serve("/v/c.mp4", Self.resource(bytes, eTag: "\"c\""))
         let url = h.url("/v/c.mp4")
-        _ = try await Self.prefetch(h, [url], prefix: Int64(2 * Self.chunk), validate: false)
-        #expect(try await h.video.cachedRecord(url: url)?.chunks.count == 2)
-        let whole = try await Self.prefetch(h, [url], prefix: nil, validate: true)
+        _ = try await Self.prefetch(h, [url.absoluteString], prefix: Int64(2 * Self.chunk), validate: false)
+        #expect(try await h.video.cachedRecord(for: url)?.chunks.count == 2)
+        let whole = try await Self.prefetch(h, [url.absoluteString], prefix: nil, validate: true)
         #expect(whole["/v/c.mp4"]?.outcome == "downloaded")
-        #expect(try await h.video.cachedRecord(url: url) == nil)
+        #expect(try await h.video.cachedRecord(for: url) == nil)
         #expect(try h.chunkBytesOnDisk() == 0)
         #expect(h.manager.diskCache.contains(key: Self.key(h, "/v/c.mp4")))
 
         // the same through the manager: a video load replaces the chunks a range read stored
         _ = h.serve("/v/d.mp4", Self.resource(bytes, eTag: "\"d\""))
         let d = h.url("/v/d.mp4")
-        _ = try await h.video.read(url: d, range: 0..<10)
-        #expect(try await h.video.cachedRecord(url: d) != nil)
+        _ = try await h.video.data(for: d, range: 0..<10)
+        #expect(try await h.video.cachedRecord(for: d) != nil)
         _ = try await h.manager.load(AssetRequest(url: d, kind: .video))
-        #expect(try await h.video.cachedRecord(url: d) == nil)
+        #expect(try await h.video.cachedRecord(for: d) == nil)
         try await h.stop()
     }
 
@@ -138,7 +138,7 @@ struct VideoHomeTests {
         let served = h.serve("/v/s.mp4", Self.resource(old, eTag: "\"s1\"", maxAge: 0))
         let url = h.url("/v/s.mp4")
         _ = try await h.manager.load(AssetRequest(url: url, kind: .video))
-        let confirmed = try await h.video.read(url: url, byteRange: .bounded(100..<200))
+        let confirmed = try await h.video.read(for: url, byteRange: .bounded(100..<200))
         #expect(confirmed.data == Data(old[100..<200]))
         #expect(confirmed.statistics.originRequests == 1)  // If-None-Match "s1" for one byte: 304
         #expect(confirmed.statistics.bytesFromDiskCache == 100)
@@ -146,11 +146,11 @@ struct VideoHomeTests {
         #expect(served.requests.last?.header("Range") == "bytes=0-0")
 
         served.replace(Self.resource(new, eTag: "\"s2\"", maxAge: 3600))
-        let changed = try await h.video.read(url: url, byteRange: .bounded(100..<200))
+        let changed = try await h.video.read(for: url, byteRange: .bounded(100..<200))
         #expect(changed.data == Data(new[100..<200]))
         #expect(changed.statistics.bytesFromDiskCache == 0)
         #expect(!h.manager.diskCache.contains(key: Self.key(h, "/v/s.mp4")))
-        #expect(try await h.video.cachedRecord(url: url)?.info.eTag == "\"s2\"")
+        #expect(try await h.video.cachedRecord(for: url)?.info.eTag == "\"s2\"")
         try await h.stop()
     }
 }

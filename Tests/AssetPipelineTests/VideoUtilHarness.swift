@@ -49,7 +49,7 @@ struct VideoHarness {
         return served
     }
 
-    func url(_ path: String) -> String { origin.url(path) }
+    func url(_ path: String) -> URL { origin.location(path) }
 
     func stop() async throws {
         try await manager.shutdown()

@@ -36,7 +36,7 @@ struct VideoUtilTests {
                 }
                 earlier.append(range)
             }
-            let result = try await h.video.read(url: h.url("/v.mp4"), byteRange: range)
+            let result = try await h.video.read(for: h.url("/v.mp4"), byteRange: range)
             let expected = try #require(result.statistics.range)
             #expect(expected == (try range.resolvedForTest(length: length)))
             #expect(VideoHarness.sha256(result.data) == VideoHarness.sha256(file[Int(expected.lowerBound)..<Int(expected.upperBound)]),
@@ -52,11 +52,11 @@ struct VideoUtilTests {
         let file = try VideoHarness.fixture(Self.mp4)
         let h = try await VideoHarness.start(chunkSize: Self.chunk)
         let served = h.serve("/v.mp4", resource(file))
-        let first = try await h.video.read(url: h.url("/v.mp4"), byteRange: .bounded(100_000..<700_000))
+        let first = try await h.video.read(for: h.url("/v.mp4"), byteRange: .bounded(100_000..<700_000))
         #expect(first.statistics.originRequests == 1)
         #expect(first.statistics.bytesFromCache == 0)
         let before = (served.requestCount, served.bodyBytes)
-        let again = try await h.video.read(url: h.url("/v.mp4"), byteRange: .bounded(100_000..<700_000))
+        let again = try await h.video.read(for: h.url("/v.mp4"), byteRange: .bounded(100_000..<700_000))
         #expect(again.data == first.data)
         #expect(again.statistics.originRequests == 0)
         #expect(again.statistics.bytesFromOrigin == 0)
@@ -70,10 +70,10 @@ struct VideoUtilTests {
         let h = try await VideoHarness.start(chunkSize: Self.chunk)
         let served = h.serve("/v.mp4", resource(file))
         let cs = Int64(Self.chunk)
-        _ = try await h.video.read(url: h.url("/v.mp4"), range: (3 * cs)..<(5 * cs))        // chunks 3, 4
-        _ = try await h.video.read(url: h.url("/v.mp4"), range: (10 * cs + 7)..<(11 * cs))  // chunk 10
+        _ = try await h.video.data(for: h.url("/v.mp4"), range: (3 * cs)..<(5 * cs))        // chunks 3, 4
+        _ = try await h.video.data(for: h.url("/v.mp4"), range: (10 * cs + 7)..<(11 * cs))  // chunk 10
         // 0...12: chunks 0-2 are one run, 3-4 are stored, 5-9 one run, 10 stored, 11-12 one run
-        let result = try await h.video.read(url: h.url("/v.mp4"), byteRange: .bounded(0..<(13 * cs)))
+        let result = try await h.video.read(for: h.url("/v.mp4"), byteRange: .bounded(0..<(13 * cs)))
         #expect(result.data == Data(file[0..<Int(13 * cs)]))
         #expect(result.statistics.originRequests == 3)
         #expect(result.statistics.bytesFromCache == 3 * cs)
@@ -91,13 +91,13 @@ struct VideoUtilTests {
         let served = h.serve("/v.mp4", resource(file), delay: .milliseconds(30))
         let cs = Int64(Self.chunk)
         // learn the length first, so that every reader plans against the same record
-        _ = try await h.video.read(url: h.url("/v.mp4"), range: 0..<1)
+        _ = try await h.video.data(for: h.url("/v.mp4"), range: 0..<1)
         let url = h.url("/v.mp4")
         let video = h.video
         let results = try await withThrowingTaskGroup(of: (Int, VideoReadResult).self) { group in
             for reader in 0..<8 {
                 let start = Int64(reader) * 2 * cs + 1000
-                group.addTask { (reader, try await video.read(url: url, byteRange: .bounded(start..<(start + 12 * cs)))) }
+                group.addTask { (reader, try await video.read(for: url, byteRange: .bounded(start..<(start + 12 * cs)))) }
             }
             var all: [Int: VideoReadResult] = [:]
             for try await (reader, result) in group { all[reader] = result }
@@ -127,7 +127,7 @@ struct VideoUtilTests {
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<40 {
             let start = Int64.random(in: 0..<Int64(file.count), using: &rng)
-            let result = try await h.video.read(url: h.url("/v.mp4"), byteRange: .bounded(start..<(start + 200_000)))
+            let result = try await h.video.read(for: h.url("/v.mp4"), byteRange: .bounded(start..<(start + 200_000)))
             let served = try #require(result.statistics.range)
             #expect(result.data == Data(file[Int(served.lowerBound)..<Int(served.upperBound)]))
             #expect(h.manager.chunkStore.totalBytes <= budget)
@@ -135,7 +135,7 @@ struct VideoUtilTests {
         }
         #expect(h.manager.chunkStore.statistics.evictedChunks > 0)
         // a read longer than the budget still streams whole
-        let long = try await h.video.read(url: h.url("/v.mp4"), range: 0..<Int64(file.count))
+        let long = try await h.video.data(for: h.url("/v.mp4"), range: 0..<Int64(file.count))
         #expect(VideoHarness.sha256(long) == VideoHarness.sha256(file))
         #expect(try h.chunkBytesOnDisk() <= budget)
         try await h.stop()
@@ -145,12 +145,12 @@ struct VideoUtilTests {
         let file = try VideoHarness.fixture(Self.mp4)
         let h = try await VideoHarness.start(chunkSize: Self.chunk)
         let served = h.serve("/v.mp4", resource(file))
-        let warm = try await h.video.prefetch(url: h.url("/v.mp4"), head: 100_000, tail: 200_000)
+        let warm = try await h.video.prefetch(for: h.url("/v.mp4"), head: 100_000, tail: 200_000)
         #expect(warm.totalLength == Int64(file.count))
         #expect(warm.originRequests == 2)
         let requests = served.requestCount
-        let tail = try await h.video.read(url: h.url("/v.mp4"), lastBytes: 200_000)
-        let head = try await h.video.read(url: h.url("/v.mp4"), range: 0..<100_000)
+        let tail = try await h.video.data(for: h.url("/v.mp4"), lastBytes: 200_000)
+        let head = try await h.video.data(for: h.url("/v.mp4"), range: 0..<100_000)
         #expect(served.requestCount == requests)
         #expect(head == Data(file[0..<100_000]))
         #expect(tail == Data(file[(file.count - 200_000)...]))
@@ -164,7 +164,7 @@ struct VideoUtilTests {
         let file = try VideoHarness.fixture(Self.mp4)
         let h = try await VideoHarness.start(chunkSize: Self.chunk)
         _ = h.serve("/v.mp4", resource(file))
-        let stream = h.video.stream(url: h.url("/v.mp4"), range: .from(12_345))
+        let stream = h.video.stream(for: h.url("/v.mp4"), range: .from(12_345))
         var total = 0
         var hasher = [UInt8]()
         hasher.reserveCapacity(file.count)
@@ -184,13 +184,13 @@ struct VideoUtilTests {
         let file = try VideoHarness.fixture("sample.mp4")
         let h = try await VideoHarness.start(chunkSize: 16 << 10)
         let served = h.serve("/s.mp4", resource(file))
-        _ = try await h.video.read(url: h.url("/s.mp4"), range: 0..<Int64(file.count))
+        _ = try await h.video.data(for: h.url("/s.mp4"), range: 0..<Int64(file.count))
         try await h.manager.shutdown()
         var configuration = h.manager.configuration
         configuration.chunks.chunkSize = 16 << 10
         let reopened = try await AssetsManager.open(configuration: configuration)
         let video = VideoUtil(manager: reopened)
-        let again = try await video.read(url: h.url("/s.mp4"), byteRange: .bounded(5_000..<90_000))
+        let again = try await video.read(for: h.url("/s.mp4"), byteRange: .bounded(5_000..<90_000))
         #expect(again.data == Data(file[5_000..<90_000]))
         #expect(again.statistics.originRequests == 0)
         #expect(served.requestCount == 1)

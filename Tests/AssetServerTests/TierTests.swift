@@ -32,10 +32,10 @@ struct TierTests {
         try await ServerHarness.with({ configuration, _ in configuration.nodeName = "node-a" }) { harness in
             harness.origin.setRoute("/t.bin", .resource(TestResource(
                 content: .bytes(Array("through the tier".utf8)), eTag: "\"t1\"", headers: [("Cache-Control", "max-age=0")])))
-            let tier = try #require(CacheTier(url: harness.base))
+            let tier = try #require(CacheTier(url: URL(string: harness.base)!))
             try await Self.withLocalManager(tier: tier) { manager in
                 let url = harness.origin.url("/t.bin")
-                let first = try await manager.load(AssetRequest(url: url))
+                let first = try await manager.load(AssetRequest(url: URL(string: url)!))
                 #expect(first.route == .tier(node: "node-a"))
                 #expect(first.outcome == .downloaded)
                 #expect(String(decoding: try await manager.loader.data(for: first), as: UTF8.self) == "through the tier")
@@ -43,7 +43,7 @@ struct TierTests {
                 let metadata = try #require(try manager.diskCache.metadata(forKey: AssetLoader.defaultCacheKey(for: url)))
                 #expect(metadata.eTag == "\"t1\"")
                 // stale at once: revalidated against the tier, which revalidates against the origin
-                let second = try await manager.load(AssetRequest(url: url))
+                let second = try await manager.load(AssetRequest(url: URL(string: url)!))
                 #expect(second.outcome == .revalidated)
                 #expect(second.route == .tier(node: "node-a"))
                 #expect(harness.origin.requestCount(path: "/t.bin") == 2)
@@ -57,9 +57,9 @@ struct TierTests {
             origin.setRoute("/f.bin", .resource(TestResource(content: .bytes(Array("direct".utf8)), headers: freshForAnHour)))
             // a port nothing listens on: bind one, note it, close it
             let closedPort = try RawConnectionPort.unused()
-            let down = try #require(CacheTier(url: "http://127.0.0.1:\(closedPort)"))
+            let down = try #require(CacheTier(url: URL(string: "http://127.0.0.1:\(closedPort)")!))
             try await Self.withLocalManager(tier: down) { manager in
-                let answer = try await manager.load(AssetRequest(url: origin.url("/f.bin")))
+                let answer = try await manager.load(AssetRequest(url: origin.location("/f.bin")))
                 guard case .originAfterTierFailure = answer.route else {
                     Issue.record("expected a fallback, got \(String(describing: answer.route))")
                     return
@@ -69,7 +69,7 @@ struct TierTests {
             var failing = down
             failing.fallback = .fail
             try await Self.withLocalManager(tier: failing) { manager in
-                await #expect(throws: LoaderError.self) { _ = try await manager.load(AssetRequest(url: origin.url("/f.bin"))) }
+                await #expect(throws: LoaderError.self) { _ = try await manager.load(AssetRequest(url: origin.location("/f.bin"))) }
             }
             #expect(origin.requestCount(path: "/f.bin") == 1)
         }
@@ -78,9 +78,9 @@ struct TierTests {
     @Test func videoRangesGoThroughTheTiersChunkStore() async throws {
         try await ServerHarness.with(chunkSize: 64 << 10) { harness in
             harness.origin.setRoute("/v.mp4", .resource(TestResource(content: .generated(length: 1_000_000), eTag: "\"v\"", headers: freshForAnHour)))
-            try await Self.withLocalManager(tier: try #require(CacheTier(url: harness.base))) { manager in
+            try await Self.withLocalManager(tier: try #require(CacheTier(url: URL(string: harness.base)!))) { manager in
                 let video = VideoUtil(manager: manager)
-                let data = try await video.read(url: harness.origin.url("/v.mp4"), range: 300_000..<300_100)
+                let data = try await video.data(for: harness.origin.location("/v.mp4"), range: 300_000..<300_100)
                 #expect(Array(data) == TestContent.generatedBytes(300_000..<300_100))
                 // the origin saw the tier node's chunk request only, never a whole-file request
                 let ranges = harness.origin.requests(path: "/v.mp4").map { $0.header("Range") }
@@ -98,7 +98,7 @@ struct TierTests {
             let listFile = FileManager.default.temporaryDirectory.appendingPathComponent("tier-list-\(UUID().uuidString).txt")
             try Data(list.utf8).write(to: listFile)
             defer { try? FileManager.default.removeItem(at: listFile) }
-            try await Self.withLocalManager(tier: try #require(CacheTier(url: harness.base))) { manager in
+            try await Self.withLocalManager(tier: try #require(CacheTier(url: URL(string: harness.base)!))) { manager in
                 for expected in ["downloaded", "cached"] {
                     let prefetcher = Prefetcher(manager: manager, configuration: .init(warmsTierOnly: true))
                     let results = Mutex<[PrefetchResult]>([])

@@ -27,6 +27,7 @@ public struct DestinationPolicy: Sendable, Hashable {
     /// How long a host's checked addresses are reused before it is resolved again. Default 30 s.
     public var resolutionLifetime: Duration
 
+    /// Creates a policy; every parameter defaults to the value documented on its property.
     public init(
         allowPrivate: Bool = false,
         allowedHosts: [HostPattern] = [],
@@ -79,6 +80,7 @@ public struct AddressRefusal: Sendable, Hashable, CustomStringConvertible {
     /// Its class.
     public var addressClass: AddressClass?
 
+    /// The refusal as a phrase, e.g. `10.0.0.7 is a privateUse address` or `the host resolved to no address`.
     public var description: String {
         guard let address, let addressClass else { return "the host resolved to no address" }
         return "\(address) is a \(addressClass.rawValue) address"
@@ -109,5 +111,6 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
         return host == self.pattern
     }
 
+    /// The pattern, lowercased, e.g. `*.example.org`.
     public var description: String { self.pattern }
 }

@@ -30,6 +30,7 @@ public struct CacheControl: Sendable, Hashable {
         /// Its argument without quotes, if any.
         public var argument: String?
 
+        /// Creates a directive from its lowercased name and its argument without quotes.
         public init(name: String, argument: String? = nil) {
             self.name = name
             self.argument = argument

@@ -5,6 +5,7 @@ public struct ConditionalHeaders: Sendable, Hashable {
     /// The `If-Modified-Since` value: the stored `Last-Modified`, if any.
     public var ifModifiedSince: String?
 
+    /// Creates the fields from the stored `ETag` and `Last-Modified` values, as sent; nil leaves a field out.
     public init(ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
         self.ifNoneMatch = ifNoneMatch
         self.ifModifiedSince = ifModifiedSince

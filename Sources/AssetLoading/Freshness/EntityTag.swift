@@ -5,6 +5,7 @@ public struct EntityTag: Sendable, Hashable {
     /// The opaque tag, without quotes.
     public var opaqueTag: String
 
+    /// Creates a tag from its opaque part (without quotes); strong unless `isWeak`.
     public init(opaqueTag: String, isWeak: Bool = false) {
         self.opaqueTag = opaqueTag
         self.isWeak = isWeak

@@ -20,6 +20,7 @@ public struct FreshnessPolicy: Sendable, Hashable {
         /// An upper bound on the heuristic lifetime in seconds, or nil for none. Default nil.
         public var maximumHeuristicLifetime: Double?
 
+        /// Creates a configuration; every parameter defaults to the value documented on its property.
         public init(shared: Bool = false, heuristicFraction: Double = 0.1, maximumHeuristicLifetime: Double? = nil) {
             self.shared = shared
             self.heuristicFraction = heuristicFraction
@@ -30,8 +31,10 @@ public struct FreshnessPolicy: Sendable, Hashable {
     /// The status codes whose responses are heuristically cacheable (RFC 9110 15.1).
     public static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 
+    /// Whether the cache is shared, and the heuristic lifetime's fraction and bound.
     public var configuration: Configuration
 
+    /// Creates the rules; a private cache with the default heuristic unless told otherwise.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }

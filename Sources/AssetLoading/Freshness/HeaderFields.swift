@@ -10,6 +10,7 @@ public struct HeaderFields: Sendable, Hashable {
         /// The field value as received, without surrounding whitespace.
         public var value: String
 
+        /// Creates a field line from a name and a value.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
@@ -115,6 +116,7 @@ extension HeaderFields: ExpressibleByDictionaryLiteral {
 }
 
 extension HeaderFields: Sequence {
+    /// An iterator over the field lines, in order.
     public func makeIterator() -> IndexingIterator<[Field]> {
         self.fields.makeIterator()
     }

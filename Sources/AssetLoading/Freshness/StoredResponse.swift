@@ -22,6 +22,10 @@ public struct StoredResponse: Sendable, Hashable {
     /// Creates a stored-response view.
     ///
     /// - Parameters:
+    ///   - status: the response status code.
+    ///   - headers: the stored response header fields.
+    ///   - requestTime: when the request that produced the response was sent.
+    ///   - responseTime: when the response was received.
     ///   - varyingRequestHeaders: the request's fields named by `Vary`; ``Vary/selectingHeaders(responseHeaders:requestHeaders:)``
     ///     extracts them from the full request.
     public init(

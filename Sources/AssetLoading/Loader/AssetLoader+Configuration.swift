@@ -22,7 +22,7 @@ extension AssetLoader {
         public var maxConnectionsPerHost: Int
         /// The freshness rules (private cache by default).
         public var freshness: FreshnessPolicy.Configuration
-        /// The clock for request and response times and freshness. Default ``SystemClock``.
+        /// The clock for request and response times and freshness. Default `SystemClock`.
         public var clock: any CacheClock
         /// Where the counters go; nil for the process-wide `MetricsSystem.factory`. Default nil.
         public var metricsFactory: (any MetricsFactory)?
@@ -39,6 +39,7 @@ extension AssetLoader {
         /// A second-level cache tier asked instead of the origin; nil for none. Default nil.
         public var tier: CacheTier?
 
+        /// Creates a configuration; every parameter defaults to the value documented on its property.
         public init(
             connectTimeout: Duration = .seconds(10),
             readTimeout: Duration = .seconds(30),

@@ -35,7 +35,7 @@ extension AssetLoader {
     /// One GET exchange (redirects followed by the client), its body streamed into the cache (or memory
     /// when not storable). Error statuses throw ``LoaderError/http(_:)`` carrying any `Retry-After`.
     func exchange(_ target: LoadTarget, conditional: ConditionalHeaders?, attempt: Int, start: Date) async throws -> Exchanged {
-        var request = HTTPClientRequest(url: target.request.url)
+        var request = HTTPClientRequest(url: target.request.address)
         request.method = .GET
         for field in target.request.headers {
             request.headers.add(name: field.name, value: field.value)
@@ -78,14 +78,14 @@ extension AssetLoader {
                 await Self.drain(response)
             }
             throw LoaderError.http(status).with(
-                message: "\(target.request.url) answered \(status)", underlying: underlying, retryAfter: retryAfter)
+                message: "\(target.request.address) answered \(status)", underlying: underlying, retryAfter: retryAfter)
         }
 
         let kind = target.request.kind
         let limit = self.configuration.maxBodySize(for: kind)
         let contentLength = headers["Content-Length"].flatMap { Int64($0) }
         if let contentLength, contentLength > limit {
-            throw LoaderError.tooLarge.with(message: "\(target.request.url): \(contentLength) bytes, at most \(limit) allowed for \(kind)")
+            throw LoaderError.tooLarge.with(message: "\(target.request.address): \(contentLength) bytes, at most \(limit) allowed for \(kind)")
         }
         let storagePolicy: StoragePolicy
         if self.policy.isStorable(status: status, method: "GET", responseHeaders: headers, requestHeaders: target.request.headers) {
@@ -97,7 +97,7 @@ extension AssetLoader {
         let received: Int64
         if storagePolicy == .allowed {
             let info = DiskCache.EntryInfo(
-                kind: kind, originalUrlString: target.request.url, contentType: headers["Content-Type"],
+                kind: kind, originalUrlString: target.request.address, contentType: headers["Content-Type"],
                 eTag: headers["ETag"], lastModified: headers["Last-Modified"],
                 http: CachedEntry.httpInfo(
                     status: status, responseHeaders: headers, requestHeaders: target.request.headers,
@@ -111,7 +111,7 @@ extension AssetLoader {
                 response.body, key: key, info: info, limit: limit, expectedSize: contentLength, deadline: deadline)
             if !varying.isEmpty {
                 let cache = self.diskCache
-                let index = VaryIndex.indexInfo(kind: kind, url: target.request.url, fieldNames: varying, time: responseTime)
+                let index = VaryIndex.indexInfo(kind: kind, url: target.request.address, fieldNames: varying, time: responseTime)
                 let baseKey = target.cacheKey
                 try await self.runIO { _ = try cache.store(Data(), forKey: baseKey, info: index) }
             }
@@ -124,7 +124,7 @@ extension AssetLoader {
         }
         return .full(
             AssetResponse(
-                url: target.request.url, cacheKey: body.cacheKey ?? target.cacheKey, kind: kind, outcome: .downloaded, status: status,
+                url: target.request.address, cacheKey: body.cacheKey ?? target.cacheKey, kind: kind, outcome: .downloaded, status: status,
                 headers: headers, body: body, storagePolicy: storagePolicy, size: received, bytesReceived: received, attempts: attempt,
                 timings: AssetResponse.Timings(start: start, responseHead: responseTime, end: clock.now), route: sent.route))
     }

@@ -15,7 +15,7 @@ extension AssetLoader {
             throw LoaderError.tooLarge.with(message: "\(path): \(size) bytes, at most \(limit) allowed for \(request.kind)")
         }
         return AssetResponse(
-            url: request.url, cacheKey: target.cacheKey, kind: request.kind,
+            url: request.address, cacheKey: target.cacheKey, kind: request.kind,
             outcome: .localFile, status: 200, headers: HeaderFields([("Content-Length", String(size))]),
             body: .file(path: path, size: size), storagePolicy: .memoryOnly, size: size, bytesReceived: 0, attempts: 0,
             timings: AssetResponse.Timings(start: start, responseHead: nil, end: self.configuration.clock.now))

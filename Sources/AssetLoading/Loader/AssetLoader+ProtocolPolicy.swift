@@ -53,7 +53,7 @@ extension AssetLoader {
             guard let entry, let stored = entry.stored,
                 self.policy.canServeStaleOnError(stored: stored, request: target.request.headers, now: self.configuration.clock.now)
             else { throw failure }
-            self.logger.debug("origin failed, serving stale", metadata: ["url": "\(target.request.url)", "error": "\(failure)"])
+            self.logger.debug("origin failed, serving stale", metadata: ["url": "\(target.request.address)", "error": "\(failure)"])
             return self.cachedResponse(entry, target: target, outcome: .stale, start: start)
         }
     }

@@ -22,7 +22,7 @@ extension AssetLoader {
                 self.logger.debug(
                     "retrying",
                     metadata: [
-                        "url": "\(target.request.url)", "attempt": "\(attempt)", "error": "\(failure.shortDescription)",
+                        "url": "\(target.request.address)", "attempt": "\(attempt)", "error": "\(failure.shortDescription)",
                         "delay": "\(delay)",
                     ])
                 do {

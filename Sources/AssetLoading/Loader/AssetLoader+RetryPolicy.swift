@@ -23,6 +23,7 @@ extension AssetLoader {
         /// Default 30 seconds.
         public var maxRetryAfter: Duration
 
+        /// Creates a policy; every parameter defaults to the value documented on its property.
         public init(
             maxAttempts: Int = 3,
             baseDelay: Duration = .milliseconds(200),

@@ -10,7 +10,7 @@ import Foundation
 #endif
 
 extension AssetLoader {
-    /// An origin's answer to ``send(_:deadline:followRedirects:)``, after any redirects.
+    /// An origin's answer to ``send(_:deadline:followRedirects:kind:)``, after any redirects.
     public struct OriginResponse: Sendable {
         /// The final response; read or drop its body.
         public var response: HTTPClientResponse
@@ -26,7 +26,7 @@ extension AssetLoader {
     static let redirectStatuses: Set<UInt> = [301, 302, 303, 307, 308]
 
     /// Sends one request to an origin, the single door every exchange of the loader and of the range
-    /// reads goes through. A request without `User-Agent` gets ``AssetPipelineVersion/productToken``.
+    /// reads goes through. A request without `User-Agent` gets `AssetPipelineVersion.productToken`.
     ///
     /// - With a ``Configuration/tier``, a `GET` or `HEAD` goes to the tier instead (without
     ///   `Authorization` and `Cookie`: the tier fetches on its own), and to the origin when the tier

@@ -30,7 +30,7 @@ extension AssetLoader {
                 return try await self.networkAnswer(target, entry: entry, start: start)
             } catch let failure as LoaderError where failure.allowsStaleFallback {
                 guard let entry else { throw failure }
-                self.logger.debug("network failed, answering from the cache", metadata: ["url": "\(target.request.url)", "error": "\(failure)"])
+                self.logger.debug("network failed, answering from the cache", metadata: ["url": "\(target.request.address)", "error": "\(failure)"])
                 return self.cachedResponse(entry, target: target, outcome: .stale, start: start)
             }
         case .cacheWithTimeout(let seconds):
@@ -60,9 +60,9 @@ extension AssetLoader {
             do {
                 let response = try await self.networkAnswer(target, entry: entry, start: self.configuration.clock.now)
                 self.logger.debug(
-                    "background refresh done", metadata: ["url": "\(target.request.url)", "outcome": "\(response.outcome.rawValue)"])
+                    "background refresh done", metadata: ["url": "\(target.request.address)", "outcome": "\(response.outcome.rawValue)"])
             } catch {
-                self.logger.warning("background refresh failed", metadata: ["url": "\(target.request.url)", "error": "\(error)"])
+                self.logger.warning("background refresh failed", metadata: ["url": "\(target.request.address)", "error": "\(error)"])
             }
         }
     }
@@ -86,11 +86,11 @@ extension AssetLoader {
             guard failure.allowsStaleFallback else { throw failure }
             return self.cachedResponse(entry, target: target, outcome: .stale, start: start)
         case .timedOut:
-            self.logger.debug("network slower than \(seconds) s, answering from the cache", metadata: ["url": "\(target.request.url)"])
+            self.logger.debug("network slower than \(seconds) s, answering from the cache", metadata: ["url": "\(target.request.address)"])
             let logger = self.logger
             Task {
                 if case .failure(let error) = await network.result {
-                    logger.warning("download behind a cached answer failed", metadata: ["url": "\(target.request.url)", "error": "\(error)"])
+                    logger.warning("download behind a cached answer failed", metadata: ["url": "\(target.request.address)", "error": "\(error)"])
                 }
             }
             return self.cachedResponse(entry, target: target, outcome: .stale, start: start)
@@ -183,7 +183,7 @@ extension AssetLoader {
     /// An answer from a cache entry.
     func cachedResponse(_ entry: CachedEntry, target: LoadTarget, outcome: LoadOutcome, start: Date) -> AssetResponse {
         AssetResponse(
-            url: target.request.url, cacheKey: entry.metadata.key, kind: target.request.kind, outcome: outcome,
+            url: target.request.address, cacheKey: entry.metadata.key, kind: target.request.kind, outcome: outcome,
             status: entry.stored?.status ?? 200, headers: entry.headers, body: .cacheEntry(entry.metadata), storagePolicy: .allowed,
             size: entry.metadata.size, bytesReceived: 0, attempts: 0,
             timings: AssetResponse.Timings(start: start, responseHead: nil, end: self.configuration.clock.now))

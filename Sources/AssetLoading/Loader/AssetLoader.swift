@@ -10,7 +10,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Loads assets over HTTP(S) and from local files, through a ``DiskCache``.
+/// Loads assets over HTTP(S) and from local files, through a `DiskCache`.
 ///
 /// - One `HTTPClient` per loader (connection pooling, HTTP/1.1 and HTTP/2, TLS); call ``shutdown()``.
 /// - Bodies stream to the disk cache (blocking writes on an I/O thread pool, never on Swift's cooperative
@@ -22,18 +22,20 @@ import Foundation
 ///
 /// ```swift
 /// let loader = AssetLoader(diskCache: cache, logger: logger)
-/// let response = try await loader.load(AssetRequest(url: "https://example.com/a.png", kind: .image))
+/// let response = try await loader.load(AssetRequest(url: URL(string: "https://example.com/a.png")!, kind: .image))
 /// let bytes = try await loader.data(for: response)
 /// try await loader.shutdown()
 /// ```
 public final class AssetLoader: Sendable {
+    /// The timeouts, limits, retries and policies the loader was created with.
     public let configuration: Configuration
     /// The cache the loader reads and fills.
     public let diskCache: DiskCache
     let logger: Logger
     /// The shared HTTP client (connection pool, timeouts; redirects not followed). Exchanges the
-    /// loader does not make itself (range requests) go through ``send(_:deadline:followRedirects:)``,
-    /// which applies the destination policy and follows redirects.
+    /// loader does not make itself (range requests) go through
+    /// ``send(_:deadline:followRedirects:kind:)``, which applies the destination policy and follows
+    /// redirects.
     public var httpClient: HTTPClient { self.clients.shared }
     let clients: OriginClients
     let ioPool: NIOThreadPool
@@ -46,6 +48,9 @@ public final class AssetLoader: Sendable {
     /// Creates a loader.
     ///
     /// - Parameters:
+    ///   - diskCache: the cache the loader reads and fills.
+    ///   - configuration: timeouts, limits, retries and policies. Default: the defaults documented on
+    ///     ``Configuration-swift.struct``.
     ///   - ioThreadPool: a started pool for blocking disk I/O (for example the `AssetsManager`'s), or nil
     ///     for a pool of ``Configuration/ioThreads`` threads owned (and stopped) by the loader.
     ///   - logger: where the loader logs; it never bootstraps logging.
@@ -113,14 +118,14 @@ public final class AssetLoader: Sendable {
             self.logger.debug(
                 "asset loaded",
                 metadata: [
-                    "url": "\(request.url)", "outcome": "\(response.outcome.rawValue)", "status": "\(response.status)",
+                    "url": "\(request.address)", "outcome": "\(response.outcome.rawValue)", "status": "\(response.status)",
                     "bytes": "\(response.size)",
                 ])
             return response
         } catch {
             let failure = LoaderError.mapping(error)
             self.metrics.recordFailure(kind: request.kind, error: failure)
-            self.logger.debug("asset load failed", metadata: ["url": "\(request.url)", "error": "\(failure)"])
+            self.logger.debug("asset load failed", metadata: ["url": "\(request.address)", "error": "\(failure)"])
             throw failure
         }
     }

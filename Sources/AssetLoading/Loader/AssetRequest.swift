@@ -1,10 +1,15 @@
+import Foundation
 import AssetStorage
 
 /// What to load: a URL, the kind of asset, where the answer may come from, and extra request fields.
 public struct AssetRequest: Sendable {
     /// The absolute URL: `http`, `https` or `file`.
-    public var url: String
-    /// The kind of asset; it picks the maximum body size. Default ``AssetKind/raw``.
+    public var url: URL {
+        didSet { address = url.absoluteString }
+    }
+    /// ``url`` as a string, made once: the form the loader keys, logs and sends.
+    package private(set) var address: String
+    /// The kind of asset; it picks the maximum body size. Default `AssetKind.raw`.
     public var kind: AssetKind
     /// The cache key, or nil for the normalized URL (``AssetLoader/defaultCacheKey(for:)``). Supply one
     /// to share an entry between URLs, for example to drop a signed query string.
@@ -26,10 +31,19 @@ public struct AssetRequest: Sendable {
 
     /// Creates a request.
     ///
-    /// - Parameter cacheControl: request cache directives, such as `"max-stale=60"` or `"only-if-cached"`,
-    ///   added to `headers` as a `Cache-Control` field.
+    /// - Parameters:
+    ///   - url: the absolute URL: `http`, `https` or `file`.
+    ///   - kind: the kind of asset; it picks the maximum body size. Default `AssetKind.raw`.
+    ///   - cacheKey: the cache key, or nil (the default) for the normalized URL.
+    ///   - strategy: where the answer may come from. Default ``CacheStrategy/useProtocolCachePolicy``.
+    ///   - headers: request header fields sent to the origin. Default none.
+    ///   - cacheControl: request cache directives, such as `"max-stale=60"` or `"only-if-cached"`,
+    ///     added to `headers` as a `Cache-Control` field. Default none.
+    ///   - followRedirects: whether redirects are followed (see ``followRedirects``). Default true.
+    ///   - acceptsAnyStatus: whether any final status is an answer (see ``acceptsAnyStatus``).
+    ///     Default false.
     public init(
-        url: String,
+        url: URL,
         kind: AssetKind = .raw,
         cacheKey: String? = nil,
         strategy: CacheStrategy = .useProtocolCachePolicy,
@@ -39,6 +53,7 @@ public struct AssetRequest: Sendable {
         acceptsAnyStatus: Bool = false
     ) {
         self.url = url
+        self.address = url.absoluteString
         self.kind = kind
         self.cacheKey = cacheKey
         self.strategy = strategy
@@ -48,5 +63,17 @@ public struct AssetRequest: Sendable {
         if let cacheControl {
             self.headers.append(name: "Cache-Control", value: cacheControl)
         }
+    }
+}
+
+extension AssetRequest {
+    /// The URL spelled `address`, for the faces that read URLs as text (a list line, a query
+    /// parameter): a URL's own text comes back unchanged from `absoluteString`, so the cache key is
+    /// the one the text names.
+    ///
+    /// - Throws: ``LoaderError/invalidURL`` when the text is no URL.
+    package static func location(_ address: String) throws -> URL {
+        guard let url = URL(string: address) else { throw LoaderError.invalidURL.with(message: "not a URL: \(address)") }
+        return url
     }
 }

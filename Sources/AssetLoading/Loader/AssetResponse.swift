@@ -45,6 +45,7 @@ public struct AssetResponse: Sendable {
     /// The cache key the answer is stored under: the request's key, or for a response that varies (`Vary`)
     /// the key of its variant (see ``AssetLoader/defaultCacheKey(for:)``).
     public var cacheKey: String
+    /// The kind of asset the request asked for.
     public var kind: AssetKind
     /// Where the answer came from.
     public var outcome: LoadOutcome
@@ -64,6 +65,7 @@ public struct AssetResponse: Sendable {
     public var bytesReceived: Int64
     /// Network exchanges made, retries included (0 when the cache answered alone).
     public var attempts: Int
+    /// When the load started, when the last response head arrived and when it finished.
     public var timings: Timings
     /// Which way the network exchange went (origin, tier, origin after a tier failure); nil when the
     /// cache answered alone.

@@ -74,7 +74,7 @@ public struct LoaderError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let shutdown = LoaderError(.shutdown, "the loader is shut down")
 
     /// The same code with another message and cause.
-    func with(message: String? = nil, underlying: (any Error)? = nil, retryAfter: Duration? = nil) -> LoaderError {
+    package func with(message: String? = nil, underlying: (any Error)? = nil, retryAfter: Duration? = nil) -> LoaderError {
         LoaderError(self.code, message ?? self.message, underlying: underlying ?? self.underlying, retryAfter: retryAfter ?? self.retryAfter)
     }
 
@@ -126,12 +126,14 @@ public struct LoaderError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// `LoaderError.CODE: MESSAGE`. The message already says what the underlying error was, in
-    /// words, so the underlying error is not printed again.
+    /// The ``shortDescription`` and the message: `LoaderError.not_found: no such file`. The message
+    /// already says what the underlying error was, in words, so the underlying error is not printed again.
     public var description: String {
         "LoaderError.\(self.shortDescription): \(self.message)"
     }
 
+    /// Whether two errors have the same code (messages and causes are not compared), so that
+    /// `error == .notFound` tests the code.
     public static func == (lhs: LoaderError, rhs: LoaderError) -> Bool {
         lhs.code == rhs.code
     }

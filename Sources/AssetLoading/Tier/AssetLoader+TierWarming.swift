@@ -1,3 +1,4 @@
+import Foundation
 import AssetStorage
 import AsyncHTTPClient
 import NIOCore
@@ -21,7 +22,8 @@ extension AssetLoader {
     /// replaced by the origin (there is nothing to warm there).
     ///
     /// Throws a ``LoaderError``: ``LoaderError/http(_:)`` for a status other than 200.
-    public func warmTier(url: String, kind: AssetKind?) async throws -> TierWarming {
+    public func warmTier(for location: URL, kind: AssetKind?) async throws -> TierWarming {
+        let url = location.absoluteString
         guard let tier = self.configuration.tier else {
             throw LoaderError.invalidURL.with(message: "no tier is configured to warm")
         }

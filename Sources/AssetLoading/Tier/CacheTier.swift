@@ -1,3 +1,4 @@
+import Foundation
 /// A second level of cache: a tier of `assetpipe serve` nodes behind a consistent-hashing load
 /// balancer, asked instead of the origin when the local caches miss.
 ///
@@ -11,7 +12,7 @@
 ///
 /// ```swift
 /// var loader = AssetLoader.Configuration()
-/// loader.tier = CacheTier(url: "http://tier.internal:8080")!
+/// loader.tier = CacheTier(url: URL(string: "http://tier.internal:8080")!)!
 /// ```
 public struct CacheTier: Sendable, Hashable {
     /// What a failing tier leads to.
@@ -28,7 +29,8 @@ public struct CacheTier: Sendable, Hashable {
     public var fallback: Fallback
 
     /// Nil unless `url` is an absolute http or https URL (a path prefix is kept).
-    public init?(url: String, fallback: Fallback = .origin) {
+    public init?(url location: URL, fallback: Fallback = .origin) {
+        let url = location.absoluteString
         let lowered = url.lowercased()
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), url.count > 8 else { return nil }
         var base = url
@@ -99,6 +101,8 @@ public enum LoadRoute: Sendable, Hashable, CustomStringConvertible {
     /// The tier failed (unreachable or `5xx`) and the origin answered instead.
     case originAfterTierFailure(reason: String)
 
+    /// `origin`, `tier(<node>)` (`?` when the node did not say) or
+    /// `origin after tier failure (<reason>)`.
     public var description: String {
         switch self {
         case .origin: return "origin"

@@ -14,6 +14,7 @@ extension ImageUtil {
         /// threads. Either way decoding runs off Swift's cooperative pool. Default: nil.
         public var decodePool: NIOThreadPool?
 
+        /// Creates a configuration; every parameter defaults to the value documented on its property.
         public init(decodeBudget: Int = 512 << 20, maxInputBytes: Int = 256 << 20, decodePool: NIOThreadPool? = nil) {
             self.decodeBudget = decodeBudget
             self.maxInputBytes = maxInputBytes

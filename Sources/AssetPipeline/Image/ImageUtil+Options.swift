@@ -11,10 +11,10 @@ extension ImageUtil {
         /// Largest declared `width * height` accepted, checked on the header before any pixel memory
         /// is allocated. Default: 100_000_000 (100 megapixels).
         public var pixelBudget: Int
-        /// Where the bytes may come from on a memory miss. With ``CacheStrategy/networkOnly`` the
-        /// memory cache is not read either. Default: ``CacheStrategy/useProtocolCachePolicy``.
+        /// Where the bytes may come from on a memory miss. With `CacheStrategy.networkOnly` the
+        /// memory cache is not read either. Default: `CacheStrategy.useProtocolCachePolicy`.
         public var strategy: CacheStrategy
-        /// The cache key, or nil for the URL's default key (``AssetLoader/defaultCacheKey(for:)``).
+        /// The cache key, or nil for the URL's default key (`AssetLoader.defaultCacheKey(for:)`).
         /// Supply one to share an entry between URLs, for example to drop a signed query string.
         public var cacheKey: String?
         /// Keep the decoded bitmap in the image memory cache. `false` decodes without memoizing (what
@@ -22,6 +22,7 @@ extension ImageUtil {
         /// Default: true.
         public var keepInMemory: Bool
 
+        /// Creates options; every parameter defaults to the value documented on its property.
         public init(
             maxDimension: Int? = nil,
             pixelBudget: Int = Options.defaultPixelBudget,

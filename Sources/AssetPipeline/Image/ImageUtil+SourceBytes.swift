@@ -23,7 +23,7 @@ extension ImageUtil {
         for url: URL, options: Options = Options(), _ body: @escaping @Sendable (Data) throws -> T
     ) async throws -> T {
         let (response, data) = try await manager.sourceBytes(for: AssetRequest(
-            url: url.absoluteString, kind: .image, cacheKey: options.cacheKey, strategy: options.strategy))
+            url: url, kind: .image, cacheKey: options.cacheKey, strategy: options.strategy))
         do {
             return try await runDecoding {
                 self.decodes.add(1, ordering: .relaxed)

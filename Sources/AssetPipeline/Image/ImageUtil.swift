@@ -36,13 +36,16 @@ import Foundation
 /// Errors: `CodecError` for bytes that do not decode, `LoaderError` for loads that fail,
 /// `CancellationError` for a caller cancelled while it waited.
 public final class ImageUtil: Sendable {
+    /// The manager whose loader fetches the bytes and whose image memory cache keeps the bitmaps.
     public let manager: AssetsManager
+    /// The decode budget, the input limit and the decode threads.
     public let configuration: Configuration
     /// The in-flight decode budget (its ``ByteBudget/peak`` shows how much decodes held at once).
     public let decodeBudget: ByteBudget
     let loads: MemoizedLoader<DecodedImage>
     let decodes = Atomic<Int>(0)
 
+    /// Creates the util over `manager`'s loader and caches.
     public init(manager: AssetsManager, configuration: Configuration = Configuration()) {
         self.manager = manager
         self.configuration = configuration
@@ -59,7 +62,7 @@ public final class ImageUtil: Sendable {
         let key = memoryKey(forURL: urlString, options: options)
         // The hit is checked here, not in a callee: one async frame fewer on the hot path.
         if let hit = loads.cached(key, strategy: options.strategy) { return hit.bitmap }
-        return try await load(urlString, memoryKey: key, options: options).bitmap
+        return try await load(url, memoryKey: key, options: options).bitmap
     }
 
     /// As ``image(for:options:)``, with the header the image was decoded from and the decoder's
@@ -68,7 +71,7 @@ public final class ImageUtil: Sendable {
         let urlString = url.absoluteString
         let key = memoryKey(forURL: urlString, options: options)
         if let hit = loads.cached(key, strategy: options.strategy) { return hit }
-        return try await load(urlString, memoryKey: key, options: options)
+        return try await load(url, memoryKey: key, options: options)
     }
 
     /// The bitmap in memory for `url` and `options`, or nil; never loads. Synchronous.
@@ -89,7 +92,7 @@ public final class ImageUtil: Sendable {
     }
 
     /// A miss: the shared load of `memoryKey`, decoded by ``decode(_:options:)``.
-    private func load(_ url: String, memoryKey: String, options: Options) async throws -> DecodedImage {
+    private func load(_ url: URL, memoryKey: String, options: Options) async throws -> DecodedImage {
         let request = MemoizedLoader<DecodedImage>.Request(
             url: url, memoryKey: memoryKey, kind: .image, strategy: options.strategy, cacheKey: options.cacheKey,
             keepInMemory: options.keepInMemory)

@@ -1,5 +1,6 @@
 import AssetLottie
 
+/// A document's default animation: the one ``LottieUtil/animation(for:options:)`` returns.
 extension LottieDocument {
     /// The animation a player shows first: for a dotLottie, the one its manifest names
     /// (`activeAnimationId` in version 1, `initial.animation` in version 2) when the archive holds

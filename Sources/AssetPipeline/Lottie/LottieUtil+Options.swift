@@ -8,16 +8,17 @@ extension LottieUtil {
         /// Validate after parsing and fail with `LottieError.validationFailed` (every problem with its
         /// JSON path) when there are problems. Default: false (lenient, like the players).
         public var strict: Bool
-        /// Where the bytes may come from on a memory miss. With ``CacheStrategy/networkOnly`` the
-        /// memory cache is not read either. Default: ``CacheStrategy/useProtocolCachePolicy``.
+        /// Where the bytes may come from on a memory miss. With `CacheStrategy.networkOnly` the
+        /// memory cache is not read either. Default: `CacheStrategy.useProtocolCachePolicy`.
         public var strategy: CacheStrategy
-        /// The cache key, or nil for the URL's default key (``AssetLoader/defaultCacheKey(for:)``).
+        /// The cache key, or nil for the URL's default key (`AssetLoader.defaultCacheKey(for:)`).
         public var cacheKey: String?
         /// Keep the parsed model in the lottie memory cache. `false` parses without memoizing (what a
         /// prefetch that only validates wants); a model already in memory is still returned.
         /// Default: true.
         public var keepInMemory: Bool
 
+        /// Creates options; every parameter defaults to the value documented on its property.
         public init(
             strict: Bool = false,
             strategy: CacheStrategy = .useProtocolCachePolicy,
@@ -41,6 +42,7 @@ extension LottieUtil {
         /// I/O threads. Either way parsing runs off Swift's cooperative pool. Default: nil.
         public var parsePool: NIOThreadPool?
 
+        /// Creates a configuration; both parameters default to the values documented on their properties.
         public init(reader: LottieDocumentReader.Configuration = .init(), parsePool: NIOThreadPool? = nil) {
             self.reader = reader
             self.parsePool = parsePool

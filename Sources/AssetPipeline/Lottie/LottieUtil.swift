@@ -30,7 +30,7 @@ import Foundation
 ///   false). Concurrent requests for the same key share one load and one parse. Failures are not
 ///   memoized.
 /// - **dotLottie**: ``document(for:options:)`` returns every animation of the archive;
-///   ``animation(for:options:)`` returns the default one (``LottieDocument/defaultEntry``: the
+///   ``animation(for:options:)`` returns the default one (`LottieDocument.defaultEntry`: the
 ///   manifest's `activeAnimationId` / `initial.animation`, else the first listed).
 /// - **Bad bytes**: when loaded bytes cannot be read (any `LottieError` but `validationFailed`:
 ///   bytes that parse but fail strict validation are a readable animation, and stay), their disk
@@ -39,7 +39,9 @@ import Foundation
 /// Errors: `LottieError` for bytes that do not parse (or fail strict validation), `LoaderError` for
 /// loads that fail, `CancellationError` for a caller cancelled while it waited.
 public final class LottieUtil: Sendable {
+    /// The manager whose loader fetches the bytes and whose lottie memory cache keeps the parsed models.
     public let manager: AssetsManager
+    /// The reader's limits and the parse threads.
     public let configuration: Configuration
     let loads: MemoizedLoader<Memoized>
     let parses = Atomic<Int>(0)
@@ -56,6 +58,7 @@ public final class LottieUtil: Sendable {
         }
     }
 
+    /// Creates the util over `manager`'s loader and caches.
     public init(manager: AssetsManager, configuration: Configuration = Configuration()) {
         self.manager = manager
         self.configuration = configuration
@@ -66,13 +69,13 @@ public final class LottieUtil: Sendable {
     public var parseCount: Int { parses.load(ordering: .relaxed) }
 
     /// The animation at `url`: from memory, else loaded and parsed. For a dotLottie with several
-    /// animations, the default one (see ``LottieDocument/defaultEntry``).
+    /// animations, the default one (see `LottieDocument.defaultEntry`).
     public func animation(for url: URL, options: Options = Options()) async throws -> LottieAnimation {
         let urlString = url.absoluteString
         let key = memoryKey(forURL: urlString, options: options)
         // The hit is checked here, not in a callee: one async frame fewer on the hot path.
         if let hit = loads.cached(key, strategy: options.strategy) { return hit.primary }
-        return try await load(urlString, memoryKey: key, options: options).primary
+        return try await load(url, memoryKey: key, options: options).primary
     }
 
     /// Every animation at `url` (one for plain JSON and `.tgs`, all of a dotLottie's), with the
@@ -81,7 +84,7 @@ public final class LottieUtil: Sendable {
         let urlString = url.absoluteString
         let key = memoryKey(forURL: urlString, options: options)
         if let hit = loads.cached(key, strategy: options.strategy) { return hit.document }
-        return try await load(urlString, memoryKey: key, options: options).document
+        return try await load(url, memoryKey: key, options: options).document
     }
 
     /// The animation in memory for `url` and `options`, or nil; never loads. Synchronous.
@@ -101,7 +104,7 @@ public final class LottieUtil: Sendable {
 
     /// A miss: the shared load of `memoryKey`, read by ``read(_:options:)``. A `LottieError` other
     /// than `validationFailed` means bad bytes.
-    private func load(_ url: String, memoryKey: String, options: Options) async throws -> Memoized {
+    private func load(_ url: URL, memoryKey: String, options: Options) async throws -> Memoized {
         let request = MemoizedLoader<Memoized>.Request(
             url: url, memoryKey: memoryKey, kind: .lottie, strategy: options.strategy, cacheKey: options.cacheKey,
             keepInMemory: options.keepInMemory)

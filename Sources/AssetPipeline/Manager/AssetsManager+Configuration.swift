@@ -19,6 +19,9 @@ extension AssetsManager {
         /// disk cache's directory, 1 MiB chunks, a 1 GiB budget.
         public var chunks: ChunkStore.Configuration
 
+        /// Creates a configuration from the disk cache's; the chunk store defaults to `chunks/` inside the
+        /// disk cache's directory, with the disk cache's clock, and the rest to the values documented on
+        /// the properties.
         public init(
             disk: DiskCache.Configuration,
             memory: [AssetKind: CachePolicy] = Configuration.defaultMemory(budget: 256 << 20),

@@ -5,13 +5,14 @@ import Logging
 import NIOPosix
 
 /// The one place that routes reads and writes to the right cache by ``StorageType``: a memory
-/// cache per ``AssetKind`` and a shared ``DiskCache``, with the ``AssetLoader`` that fills the
+/// cache per `AssetKind` and a shared `DiskCache`, with the `AssetLoader` that fills the
 /// disk cache from the network.
 ///
 /// Disk work runs on the manager's own I/O threads (an `NIOThreadPool`), never on Swift's
 /// cooperative pool; memory hits return without leaving the caller's task. Call ``shutdown()``
 /// when done: it flushes the disk cache's access records and stops the I/O threads.
 public final class AssetsManager: Sendable {
+    /// The caches, limits and loader settings the manager was opened with.
     public let configuration: Configuration
     /// The disk cache (for the loader, the utils and the CLI).
     public let diskCache: DiskCache
@@ -56,7 +57,7 @@ public final class AssetsManager: Sendable {
     public func load(_ request: AssetRequest) async throws -> AssetResponse {
         let response = try await loader.load(request)
         if request.kind == .video, response.outcome == .downloaded, case .cacheEntry = response.body {
-            try await dropChunks(ofURL: request.url)
+            try await dropChunks(ofURL: request.address)
         }
         return response
     }

@@ -25,5 +25,6 @@ public struct PrefetchError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The message, e.g. `cannot read the list 'urls.txt': No such file or directory`.
     public var description: String { message }
 }

@@ -9,7 +9,10 @@ import Synchronization
 public final class PrefetchListFeed: Sendable {
     /// A numbered line, without its line break.
     public struct Line: Sendable {
+        /// The line's number in the list, from 1 (blank and comment lines counted).
         public var number: Int
+        /// The line's text, without the line break; a line over 64 KiB is cut to its first 200 bytes
+        /// and `…`.
         public var text: String
     }
 
@@ -21,7 +24,7 @@ public final class PrefetchListFeed: Sendable {
         var readError: String?
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let space = NSCondition()
     private let capacity: Int
     private let fd: Int32
@@ -29,12 +32,22 @@ public final class PrefetchListFeed: Sendable {
 
     /// Starts reading `fd` at once. With `ownsDescriptor` the feed closes it when it reaches the end.
     public init(fileDescriptor fd: Int32, ownsDescriptor: Bool, capacity: Int = 4_096) {
+        self.state = Mutex(State())
         self.fd = fd
         self.ownsDescriptor = ownsDescriptor
         self.capacity = max(1, capacity)
         let thread = Thread { [self] in self.readAll() }
         thread.name = "assetpipe-list"
         thread.start()
+    }
+
+    /// A feed of `items`, already in memory: no reader thread, lines numbered from 1 in their order.
+    public init(items: [PrefetchItem]) {
+        let lines = items.enumerated().map { Line(number: $0.offset + 1, text: $0.element.line) }
+        self.state = Mutex(State(buffer: Deque(lines), finished: true))
+        self.fd = -1
+        self.ownsDescriptor = false
+        self.capacity = max(1, lines.count)
     }
 
     /// Opens the list at `path` (`-` is standard input).

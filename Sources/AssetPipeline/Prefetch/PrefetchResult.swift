@@ -6,8 +6,10 @@ public struct PrefetchResult: Sendable, Equatable {
     public struct Failure: Sendable, Equatable {
         /// `malformed`, `http`, `timeout`, `connection`, `tooLarge`, `truncated`, `invalid`, ...
         public var code: String
+        /// A sentence for a person: what failed and why.
         public var message: String
 
+        /// Creates a failure from its code and its message.
         public init(code: String, message: String) {
             self.code = code
             self.message = message
@@ -35,6 +37,7 @@ public struct PrefetchResult: Sendable, Equatable {
     /// The tier node that answered (`X-Assetpipe-Node`), when the item went through a tier.
     public var node: String?
 
+    /// Creates a result; `node` is nil unless the item went through a tier.
     public init(
         url: String, line: Int, outcome: String, kind: AssetKind?, status: Int?, bytes: Int64,
         bytesDownloaded: Int64, stored: Bool, failure: Failure?, node: String? = nil

@@ -25,6 +25,7 @@ public struct PrefetchSummary: Sendable, Equatable {
     /// Items each tier node answered (prefetches through a tier).
     public var itemsPerNode: [String: Int] = [:]
 
+    /// Creates a summary with every count at zero.
     public init() {}
 
     mutating func record(_ result: PrefetchResult) {

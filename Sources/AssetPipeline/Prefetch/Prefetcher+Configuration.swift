@@ -9,7 +9,7 @@ extension Prefetcher {
         public var perHost: Int
         /// Request starts per second at most; nil for no limit. Default nil.
         public var rate: Double?
-        /// How each URL is loaded. Default ``CacheStrategy/useProtocolCachePolicy``.
+        /// How each URL is loaded. Default `CacheStrategy.useProtocolCachePolicy`.
         public var strategy: CacheStrategy
         /// Whether to check what was fetched: images decoded whole, Lottie parsed, a video's first
         /// bytes matched against the known containers. An item that fails is reported failed and
@@ -28,6 +28,7 @@ extension Prefetcher {
         /// configuration; ``validate`` does not apply. Default false.
         public var warmsTierOnly: Bool
 
+        /// Creates a configuration; every parameter defaults to the value documented on its property.
         public init(
             concurrency: Int = 8,
             perHost: Int = 4,

@@ -40,7 +40,7 @@ extension Prefetcher {
     /// ``Configuration/validate``, checks that they start like a known container; one that does not
     /// is dropped.
     func prefetchVideo(_ url: String, prefix: Int64, line: Int) async throws -> PrefetchResult {
-        let stream = videos.stream(url: url, range: .bounded(0..<prefix))
+        let stream = videos.stream(address: url, range: .bounded(0..<prefix))
         var head: [UInt8] = []
         for try await piece in stream where head.count < 16 {
             head += piece.prefix(16 - head.count)
@@ -50,7 +50,7 @@ extension Prefetcher {
             do {
                 try Self.checkVideoContainer(head)
             } catch let failure as PrefetchResult.Failure {
-                try await videos.removeCached(url: url)
+                try await videos.removeCached(address: url)
                 return .failed(
                     url: url, line: line, kind: .video, status: statistics.status, bytesDownloaded: statistics.bytesFromOrigin, failure)
             }
@@ -62,7 +62,7 @@ extension Prefetcher {
             outcome = statistics.bytesFromOrigin > 0 && statistics.status != 304 ? .downloaded : .revalidated
         }
         var kept = statistics.bytesFromDiskCache > 0
-        if !kept { kept = try await videos.cachedRecord(url: url) != nil }
+        if !kept { kept = try await videos.cachedRecord(address: url) != nil }
         // a stored copy stands for the whole resource's 200, as the loader reports cached and
         // revalidated answers; a download reports the origin's status (206 for a range)
         let status = outcome == .downloaded ? statistics.status ?? 200 : 200

@@ -14,10 +14,12 @@ import Synchronization
 /// URL goes through the manager's loader with the configured strategy, so a URL that is cached and
 /// fresh costs no request, and a second run over the same list fetches only what changed.
 /// Duplicates within a run are fetched once. ``stop()`` ends a run early: no new item starts, the
-/// loads in flight are cancelled (the disk cache keeps nothing partial), and ``run(_:onResult:)``
-/// returns the summary with `interrupted` set.
+/// loads in flight are cancelled (the disk cache keeps nothing partial), and
+/// ``run(_:onResult:)-(PrefetchListFeed,_)`` returns the summary with `interrupted` set.
 public final class Prefetcher: Sendable {
+    /// The manager whose loader fetches the items and whose caches keep them.
     public let manager: AssetsManager
+    /// The concurrency, rate, strategy and checks of the runs.
     public let configuration: Configuration
 
     private struct State {
@@ -37,6 +39,7 @@ public final class Prefetcher: Sendable {
     let animations: LottieUtil
     let videos: VideoUtil
 
+    /// Creates a prefetcher over `manager`'s loader and caches.
     public init(manager: AssetsManager, configuration: Configuration = Configuration()) {
         self.manager = manager
         self.configuration = configuration
@@ -142,7 +145,7 @@ public final class Prefetcher: Sendable {
         if requestKind == .video, let prefix = configuration.videoPrefix {
             return try await prefetchVideo(url, prefix: prefix, line: line)
         }
-        let response = try await manager.load(AssetRequest(url: url, kind: requestKind, strategy: configuration.strategy))
+        let response = try await manager.load(AssetRequest(url: try AssetRequest.location(url), kind: requestKind, strategy: configuration.strategy))
         // Without a named kind, the first bytes decide it (and serve the validation after).
         var head: [UInt8]?
         let resolved: AssetKind
@@ -179,7 +182,7 @@ public final class Prefetcher: Sendable {
     /// (`downloaded` on its miss, `cached`, `revalidated`).
     private func warmTier(_ url: String, kind: AssetKind?, line: Int) async throws -> PrefetchResult {
         let requestKind = kind ?? KindSniffer.kind(ofPath: url)
-        let warmed = try await manager.loader.warmTier(url: url, kind: requestKind)
+        let warmed = try await manager.loader.warmTier(for: try AssetRequest.location(url), kind: requestKind)
         let outcome: String
         switch warmed.cacheStatus {
         case "memory", "disk", "chunks": outcome = "cached"

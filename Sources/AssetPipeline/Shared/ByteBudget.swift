@@ -44,6 +44,8 @@ public final class ByteBudget: Sendable {
     public let capacity: Int
     private let state = Mutex(State())
 
+    /// Creates a budget with nothing reserved.
+    ///
     /// - Parameter capacity: bytes that reservations may hold together; at least 1.
     public init(capacity: Int) {
         self.capacity = max(1, capacity)

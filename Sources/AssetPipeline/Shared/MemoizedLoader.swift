@@ -13,7 +13,7 @@ import Foundation
 final class MemoizedLoader<Value: Sendable>: Sendable {
     /// One request as the util resolved it.
     struct Request: Sendable {
-        var url: String
+        var url: URL
         var memoryKey: String
         var kind: AssetKind
         var strategy: CacheStrategy

@@ -41,6 +41,7 @@ public final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sen
 
     private let state = Mutex(State())
 
+    /// Creates a coalescer with no work in flight.
     public init() {}
 
     /// Keys whose work is running.

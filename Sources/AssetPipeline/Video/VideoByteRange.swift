@@ -51,6 +51,7 @@ public enum VideoByteRange: Sendable, Hashable, CustomStringConvertible {
         return range
     }
 
+    /// The range as text: `0..<1024`, `4096...` or `last 512`.
     public var description: String {
         switch self {
         case .bounded(let r): return "\(r.lowerBound)..<\(r.upperBound)"

@@ -6,6 +6,7 @@ import Synchronization
 ///
 /// Iterate it once. ``statistics`` is updated as the iteration goes on.
 public struct VideoByteStream: AsyncSequence, Sendable {
+    /// A buffer of bytes, at most one chunk long, in order.
     public typealias Element = Data
 
     let util: VideoUtil
@@ -19,13 +20,19 @@ public struct VideoByteStream: AsyncSequence, Sendable {
     /// directives), once the first bytes are known; nil before.
     public var resource: ChunkRecord.ResourceInfo? { statisticsBox.resource }
 
+    /// Starts the read: the iterator fetches each chunk as it is asked for the next buffer.
     public func makeAsyncIterator() -> Iterator {
         Iterator(session: VideoReadSession(util: util, url: url, range: range, statistics: statisticsBox))
     }
 
+    /// Reads the range buffer by buffer.
     public struct Iterator: AsyncIteratorProtocol {
         let session: VideoReadSession
 
+        /// The next buffer, fetched from the chunk store or the origin; nil after the range's last byte.
+        ///
+        /// Throws a `VideoError` when the range cannot be read, and `CancellationError` when the task is
+        /// cancelled.
         public mutating func next() async throws -> Data? {
             try await session.next()
         }

@@ -6,6 +6,7 @@ import AssetLoading
 /// Compare codes with the static members (`error.code == .rangeNotSatisfiable`);
 /// ``shortDescription`` is fit for a metric label.
 public struct VideoError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, as a stable value.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Base: String, Sendable {
             case invalidRange, invalidURL, rangeNotSatisfiable, resourceChanged, truncated, invalidResponse
@@ -38,17 +39,29 @@ public struct VideoError: Error, Sendable, CustomStringConvertible {
         /// The reading task was cancelled.
         public static let cancelled = Code(base: .cancelled)
 
+        /// The code's name, e.g. `rangeNotSatisfiable`.
         public var description: String { base.rawValue }
     }
 
+    /// What went wrong.
     public let code: Code
+    /// A sentence for a person: what failed, naming the URL or the range.
     public let message: String
     /// The HTTP status, for ``Code/http``.
     public let status: Int?
     /// The resource's length when it is known (always for ``Code/rangeNotSatisfiable``).
     public let totalLength: Int64?
+    /// The error that caused this one (a `LoaderError`, a `StorageError`), if any.
     public let underlying: (any Error)?
 
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - code: What went wrong.
+    ///   - message: A sentence for a person.
+    ///   - status: The HTTP status, for ``Code/http``.
+    ///   - totalLength: The resource's length, when known.
+    ///   - underlying: The error that caused this one, if any.
     public init(_ code: Code, _ message: String, status: Int? = nil, totalLength: Int64? = nil, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
@@ -63,8 +76,8 @@ public struct VideoError: Error, Sendable, CustomStringConvertible {
         return code.description
     }
 
-    /// `CODE: MESSAGE`. The message already says what the underlying error was, so the
-    /// underlying error is not printed again.
+    /// The ``shortDescription`` and the message: `CODE: MESSAGE`. The message already says what the
+    /// underlying error was, so the underlying error is not printed again.
     public var description: String {
         "\(shortDescription): \(message)"
     }

@@ -23,6 +23,7 @@ public struct VideoReadStatistics: Sendable, Equatable {
     /// The bytes served, once the length resolved the range.
     public var range: Range<Int64>?
 
+    /// Creates statistics with every count at zero and nothing known of the resource.
     public init() {}
 
     /// Adds the origin costs of an earlier, abandoned attempt.
@@ -35,6 +36,8 @@ public struct VideoReadStatistics: Sendable, Equatable {
 
 /// The bytes of a read and what they cost.
 public struct VideoReadResult: Sendable {
+    /// The bytes of the range, in order.
     public var data: Data
+    /// Where the bytes came from and how many requests they took.
     public var statistics: VideoReadStatistics
 }

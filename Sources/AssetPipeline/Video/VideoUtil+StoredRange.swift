@@ -7,6 +7,7 @@ extension VideoUtil {
     public struct StoredRange: Sendable {
         /// One chunk's part of the range.
         public struct Piece: Sendable {
+            /// The open chunk file; it stays readable if the chunk is evicted or replaced meanwhile.
             public var file: ChunkStore.ChunkFile
             /// The bytes of the chunk file to send.
             public var bytes: Range<Int>
@@ -14,22 +15,29 @@ extension VideoUtil {
 
         /// What the origin said of the resource (validators, content type, cache directives).
         public var info: ChunkRecord.ResourceInfo
+        /// The resource's total length in bytes.
         public var totalLength: Int64
         /// The bytes of the resource the pieces hold, in order.
         public var range: Range<Int64>
+        /// The chunks' parts of the range, in order; together they cover ``range``.
         public var pieces: [Piece]
     }
 
-    /// The most chunks ``storedRange(url:range:)`` opens at once.
+    /// The most chunks ``storedRange(for:range:)`` opens at once.
     public static let maxStoredRangeChunks = 32
 
     /// The stored chunk files of `range` of `url` when the record is fresh by the freshness rules and
     /// every chunk the range covers (at most ``maxStoredRangeChunks``) is whole on disk; nil when any
-    /// part needs the network or revalidation (read through ``stream(url:range:)`` then). Counts as an
+    /// part needs the network or revalidation (read through ``stream(for:range:)`` then). Counts as an
     /// access to each chunk.
     ///
     /// - Throws: ``VideoError`` with ``VideoError/Code/rangeNotSatisfiable`` for a range past the end.
-    public func storedRange(url: String, range: VideoByteRange) async throws -> StoredRange? {
+    public func storedRange(for url: URL, range: VideoByteRange) async throws -> StoredRange? {
+        try await storedRange(address: url.absoluteString, range: range)
+    }
+
+    /// ``storedRange(for:range:)`` by the URL's text.
+    package func storedRange(address url: String, range: VideoByteRange) async throws -> StoredRange? {
         try range.validate()
         let (store, key, policy, clock) = (self.store, Self.cacheKey(for: url), self.policy, self.clock)
         return try await runIO { () throws -> StoredRange? in

@@ -5,7 +5,7 @@ import Foundation
 import Logging
 
 /// Byte ranges of large media over HTTP, cached as fixed-size chunks in the manager's
-/// ``ChunkStore``.
+/// `ChunkStore`.
 ///
 /// - Where a video's bytes live (one place per asset, never two): a video fetched whole (by
 ///   `assetpipe prefetch`, ``AssetsManager/load(_:)`` or `assetpipe get`) is one entry of the disk
@@ -31,9 +31,9 @@ import Logging
 ///
 /// ```swift
 /// let video = VideoUtil(manager: manager)
-/// let head = try await video.read(url: url, range: 0..<65_536)
-/// for try await piece in video.stream(url: url, range: .from(1 << 20)) { consume(piece) }
-/// try await video.prefetch(url: url, head: 1 << 20, tail: 1 << 20)   // moov at either end
+/// let head = try await video.data(for: url, range: 0..<65_536)
+/// for try await piece in video.stream(for: url, range: .from(1 << 20)) { consume(piece) }
+/// try await video.prefetch(for: url, head: 1 << 20, tail: 1 << 20)   // moov at either end
 /// ```
 public final class VideoUtil: Sendable {
     /// How reads fetch.
@@ -44,12 +44,14 @@ public final class VideoUtil: Sendable {
         /// Header fields sent with every request (authorization, a user agent). Default: none.
         public var requestHeaders: [(String, String)]
 
+        /// Creates a configuration; both parameters default to the values documented on their properties.
         public init(maxChunksPerRequest: Int = 64, requestHeaders: [(String, String)] = []) {
             self.maxChunksPerRequest = maxChunksPerRequest
             self.requestHeaders = requestHeaders
         }
     }
 
+    /// How reads fetch: the request size and the extra header fields.
     public let configuration: Configuration
     let manager: AssetsManager
     let store: ChunkStore
@@ -76,26 +78,60 @@ public final class VideoUtil: Sendable {
     // MARK: reads
 
     /// The bytes `range` of the resource at `url` (clipped to its end).
-    public func read(url: String, range: Range<Int64>) async throws -> Data {
-        try await read(url: url, byteRange: .bounded(range)).data
+    public func data(for url: URL, range: Range<Int64>) async throws -> Data {
+        try await read(address: url.absoluteString, byteRange: .bounded(range)).data
     }
 
     /// The bytes from `range.lowerBound` to the end.
-    public func read(url: String, range: PartialRangeFrom<Int64>) async throws -> Data {
-        try await read(url: url, byteRange: .from(range.lowerBound)).data
+    public func data(for url: URL, range: PartialRangeFrom<Int64>) async throws -> Data {
+        try await read(address: url.absoluteString, byteRange: .from(range.lowerBound)).data
     }
 
     /// The last `count` bytes (all of them when the resource is shorter).
-    public func read(url: String, lastBytes count: Int64) async throws -> Data {
-        try await read(url: url, byteRange: .suffix(count)).data
+    public func data(for url: URL, lastBytes count: Int64) async throws -> Data {
+        try await read(address: url.absoluteString, byteRange: .suffix(count)).data
     }
 
     /// The bytes of `byteRange` and what reading them cost. A resource that changes during the
     /// read is read again once, whole from the new version.
-    public func read(url: String, byteRange: VideoByteRange) async throws -> VideoReadResult {
+    public func read(for url: URL, byteRange: VideoByteRange) async throws -> VideoReadResult {
+        try await read(address: url.absoluteString, byteRange: byteRange)
+    }
+
+    /// The bytes of `range` as a sequence of buffers (at most one chunk each), fetched as they
+    /// are consumed: memory stays bounded by a few chunks whatever the range's size.
+    /// ``VideoByteStream/statistics`` tells the costs after (and during) the iteration.
+    public func stream(for url: URL, range: VideoByteRange) -> VideoByteStream {
+        stream(address: url.absoluteString, range: range)
+    }
+
+    /// Warms the first `head` and the last `tail` bytes (an MP4 keeps its `moov` index at one
+    /// end or the other), fetching only missing chunks. Either may be 0. Returns the costs.
+    ///
+    /// This is what `assetpipe prefetch --video-prefix` calls for a video item: one call, no bytes
+    /// kept in memory, the same errors as ``read(for:byteRange:)``. A video the disk cache holds whole
+    /// costs nothing (its bytes are read there, and nothing is stored).
+    @discardableResult
+    public func prefetch(for url: URL, head: Int64, tail: Int64) async throws -> VideoReadStatistics {
+        try await prefetch(address: url.absoluteString, head: head, tail: tail)
+    }
+
+    /// Drops what is stored of `url`: every chunk, and a whole copy in the disk cache.
+    public func removeCached(for url: URL) async throws {
+        try await removeCached(address: url.absoluteString)
+    }
+
+    /// The stored record of `url` (which chunks are present, the validator, the length), or nil.
+    public func cachedRecord(for url: URL) async throws -> ChunkRecord? {
+        try await cachedRecord(address: url.absoluteString)
+    }
+
+    // MARK: the same by the URL's text, for the package's faces (the list and query strings they read)
+
+    package func read(address url: String, byteRange: VideoByteRange) async throws -> VideoReadResult {
         var earlier = VideoReadStatistics()
         for attempt in 0..<2 {
-            let stream = self.stream(url: url, range: byteRange)
+            let stream = self.stream(address: url, range: byteRange)
             var data = Data()
             do {
                 for try await piece in stream { data.append(piece) }
@@ -109,26 +145,17 @@ public final class VideoUtil: Sendable {
         throw VideoError(.resourceChanged, "\(url) changed twice during one read")
     }
 
-    /// The bytes of `range` as a sequence of buffers (at most one chunk each), fetched as they
-    /// are consumed: memory stays bounded by a few chunks whatever the range's size.
-    /// ``VideoByteStream/statistics`` tells the costs after (and during) the iteration.
-    public func stream(url: String, range: VideoByteRange) -> VideoByteStream {
+    package func stream(address url: String, range: VideoByteRange) -> VideoByteStream {
         VideoByteStream(util: self, url: url, range: range)
     }
 
-    /// Warms the first `head` and the last `tail` bytes (an MP4 keeps its `moov` index at one
-    /// end or the other), fetching only missing chunks. Either may be 0. Returns the costs.
-    ///
-    /// No bytes are kept in memory; the errors are those of ``read(url:byteRange:)``. A video the
-    /// disk cache holds whole costs nothing (its bytes are read there, and nothing is stored).
-    @discardableResult
-    public func prefetch(url: String, head: Int64, tail: Int64) async throws -> VideoReadStatistics {
+    package func prefetch(address url: String, head: Int64, tail: Int64) async throws -> VideoReadStatistics {
         var total = VideoReadStatistics()
         var ranges: [VideoByteRange] = []
         if head > 0 { ranges.append(.bounded(0..<head)) }
         if tail > 0 { ranges.append(.suffix(tail)) }
         for range in ranges {
-            let stream = self.stream(url: url, range: range)
+            let stream = self.stream(address: url, range: range)
             for try await _ in stream {}
             let part = stream.statistics
             total.bytes += part.bytes
@@ -142,8 +169,7 @@ public final class VideoUtil: Sendable {
         return total
     }
 
-    /// Drops what is stored of `url`: every chunk, and a whole copy in the disk cache.
-    public func removeCached(url: String) async throws {
+    package func removeCached(address url: String) async throws {
         let (store, disk) = (self.store, manager.diskCache)
         let key = Self.cacheKey(for: url)
         try await manager.runIO {
@@ -152,8 +178,7 @@ public final class VideoUtil: Sendable {
         }
     }
 
-    /// The stored record of `url` (which chunks are present, the validator, the length), or nil.
-    public func cachedRecord(url: String) async throws -> ChunkRecord? {
+    package func cachedRecord(address url: String) async throws -> ChunkRecord? {
         let store = self.store
         let key = Self.cacheKey(for: url)
         return try await manager.runIO { try store.record(forKey: key) }

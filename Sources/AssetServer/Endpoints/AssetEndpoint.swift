@@ -22,7 +22,7 @@ struct AssetEndpoint: Sendable {
         if context.isServedAsChunks(cacheKey: asset.cacheKey) {
             return try await ChunkedAssetReply(context: context, url: asset.url).answer(incoming)
         }
-        var request = AssetRequest(url: asset.url, kind: asset.kind)
+        var request = AssetRequest(url: try AssetRequest.location(asset.url), kind: asset.kind)
         request.headers = ClientDirectives.cacheDirectives(of: incoming)
         do {
             let representation = try await context.representation(

@@ -18,7 +18,7 @@ struct ChunkedAssetReply: Sendable {
         let conditions = incoming.conditions
         let video = context.video
         // a stored record answers conditional requests without reading any chunk
-        if !conditions.isEmpty, let record = try await video.cachedRecord(url: url), record.info.totalLength != nil {
+        if !conditions.isEmpty, let record = try await video.cachedRecord(address: url), record.info.totalLength != nil {
             let outcome = conditions.evaluate(eTag: record.info.eTag, lastModified: record.info.lastModified, now: context.now)
             if outcome != .proceed {
                 var fields = headerFields(record.info)
@@ -64,13 +64,13 @@ struct ChunkedAssetReply: Sendable {
     }
 
     /// The reply from stored chunk files when the record is fresh and every chunk of the wanted
-    /// range is stored (see ``VideoUtil/storedRange(url:range:)``); nil otherwise.
+    /// range is stored (see ``VideoUtil/storedRange(for:range:)``); nil otherwise.
     private func storedReply(_ wanted: ClientRange?, incoming: IncomingRequest, conditions: ClientConditions) async throws -> Reply? {
         var wanted = wanted
-        guard var stored = try await context.video.storedRange(url: url, range: Self.byteRange(wanted)) else { return nil }
+        guard var stored = try await context.video.storedRange(address: url, range: Self.byteRange(wanted)) else { return nil }
         if wanted != nil, !conditions.rangeApplies(eTag: stored.info.eTag, lastModified: stored.info.lastModified) {
             wanted = nil
-            guard let whole = try await context.video.storedRange(url: url, range: .from(0)) else { return nil }
+            guard let whole = try await context.video.storedRange(address: url, range: .from(0)) else { return nil }
             stored = whole
         }
         context.metrics.recordLookup(layer: .chunks, kind: .video, hit: true)
@@ -117,7 +117,7 @@ struct ChunkedAssetReply: Sendable {
     /// Starts the read of `range` (all when nil) and takes its first piece, which settles the
     /// length and the version.
     private func open(_ range: ClientRange?) async throws -> ChunkReader {
-        let reader = ChunkReader(stream: context.video.stream(url: url, range: Self.byteRange(range)))
+        let reader = ChunkReader(stream: context.video.stream(address: url, range: Self.byteRange(range)))
         reader.first = try await reader.next()
         return reader
     }

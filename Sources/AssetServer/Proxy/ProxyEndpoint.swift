@@ -39,7 +39,7 @@ struct ProxyEndpoint: Sendable {
     private func cached(url: String, incoming: IncomingRequest) async throws -> Reply {
         let kind = KindSniffer.kind(ofPath: url) ?? .raw
         let forwarded = ForwardedFields.fields(of: incoming.headers, cacheable: true, via: via)
-        let request = AssetRequest(url: url, kind: kind, headers: forwarded, followRedirects: false, acceptsAnyStatus: true)
+        let request = AssetRequest(url: try AssetRequest.location(url), kind: kind, headers: forwarded, followRedirects: false, acceptsAnyStatus: true)
         let cacheKey = CacheKeyMemo.shared.key(for: url)
         if context.isServedAsChunks(cacheKey: cacheKey) {
             var reply = try await ChunkedAssetReply(context: context, url: url).answer(incoming)

@@ -10,7 +10,9 @@ public struct ChunkRecord: Sendable, Equatable {
     /// (seconds since 1970) and the lowercase hex SHA-256 of its bytes (nil in records written
     /// before chunks carried one), which ``ChunkStore/verify()`` checks.
     public struct Chunk: Sendable, Equatable {
+        /// The chunk's length in bytes.
         public var length: Int
+        /// When the chunk was last read or written, in seconds since 1970.
         public var lastAccess: Double
         public var checksum: String?
     }
@@ -61,13 +63,16 @@ extension ChunkRecord {
         public var eTag: String?
         /// ... and the `Last-Modified` as sent.
         public var lastModified: String?
+        /// The `Content-Type` of the resource, if known.
         public var contentType: String?
+        /// The URL the resource came from, if any.
         public var originalUrlString: String?
         /// Whether the origin answers range requests (false: it always sends the whole body).
         public var rangesSupported: Bool
         /// The exchange that last confirmed this version, for freshness and revalidation.
         public var http: CacheMetadata.HTTPInfo?
 
+        /// Creates the facts of a version; everything unknown by default, ranges supported.
         public init(
             totalLength: Int64? = nil, eTag: String? = nil, lastModified: String? = nil, contentType: String? = nil,
             originalUrlString: String? = nil, rangesSupported: Bool = true, http: CacheMetadata.HTTPInfo? = nil

@@ -16,6 +16,7 @@ extension ChunkStore {
         /// The wall clock for access times and record dates. Default: ``SystemClock``.
         public var clock: any CacheClock
 
+        /// Creates a configuration; every parameter defaults to the value documented on its property.
         public init(
             directory: URL = ChunkStore.Configuration.defaultDirectory(),
             chunkSize: Int = 1 << 20,

@@ -8,8 +8,11 @@ import Foundation
 extension ChunkStore {
     /// What the store holds.
     public struct Statistics: Sendable, Equatable {
+        /// The number of resources with a record.
         public var resources: Int
+        /// The number of chunks on disk.
         public var chunks: Int
+        /// The bytes of all chunks on disk.
         public var bytes: Int64
         /// Chunks this process evicted to keep the budget since the store opened.
         public var evictedChunks: Int

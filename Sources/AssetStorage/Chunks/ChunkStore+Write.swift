@@ -7,7 +7,7 @@ import Crypto
 import Foundation
 
 extension ChunkStore {
-    /// What became of a ``writeChunk(forKey:generation:index:bytes:)``.
+    /// What became of a ``writeChunk(forKey:generation:index:bytes:)-(_,_,_,UnsafeRawBufferPointer)``.
     public enum WriteOutcome: Sendable, Hashable {
         /// The chunk is now on disk and claimed by the record.
         case stored

@@ -31,6 +31,7 @@ import Synchronization
 /// All methods block on file I/O: call them from a thread that may block (the `AssetsManager`
 /// runs them on its I/O thread pool).
 public final class ChunkStore: Sendable {
+    /// The directory, chunk size and budget the store was opened with.
     public let configuration: Configuration
     let root: String
     let tmpDir: String

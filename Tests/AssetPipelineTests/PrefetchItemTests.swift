@@ -1,0 +1,46 @@
+import AssetLoading
+import AssetStorage
+import AssetTestSupport
+import Foundation
+import Synchronization
+import Testing
+@testable import AssetPipeline
+
+/// A prefetch from Swift over an array of `PrefetchItem`s: the same run as over a list file.
+@Suite("Prefetch items") struct PrefetchItemTests {
+    @Test func itemsRunAsAListDuplicatesOnceAndNumberedInOrder() async throws {
+        let png = try UtilTestSupport.fixture("png/pngsuite/basn6a08.png")
+        let fresh = [("Cache-Control", "max-age=3600")]
+        try await withTestOrigin { origin in
+            origin.setRoute("/a.png", .resource(TestResource(content: .bytes(png), eTag: "\"a\"", headers: fresh)))
+            origin.setRoute("/b.bin", .resource(TestResource(content: .bytes(Array("b".utf8)), eTag: "\"b\"", headers: fresh)))
+            try await UtilTestSupport.withManager { manager in
+                let items = [
+                    PrefetchItem(url: origin.location("/a.png"), kind: .image),
+                    PrefetchItem(url: origin.location("/b.bin")),
+                    PrefetchItem(url: origin.location("/a.png"), kind: .image),
+                    PrefetchItem(url: origin.location("/missing")),
+                ]
+                let results = Mutex<[PrefetchResult]>([])
+                let prefetcher = Prefetcher(manager: manager, configuration: .init(concurrency: 2, validate: true))
+                let summary = await prefetcher.run(items) { result in results.withLock { $0.append(result) } }
+                #expect(summary.total == 3 && summary.duplicates == 1)
+                #expect(summary.downloaded == 2 && summary.failed == 1)
+                let byLine = Dictionary(uniqueKeysWithValues: results.withLock { $0 }.map { ($0.line, $0) })
+                #expect(byLine[1]?.url == origin.url("/a.png") && byLine[1]?.kind == .image)
+                #expect(byLine[2]?.outcome == "downloaded")
+                #expect(byLine[4]?.status == 404)
+                // stored: a second run is answered from the cache
+                let again = await Prefetcher(manager: manager).run(Array(items.prefix(2))) { _ in }
+                #expect(again.cached == 2 && again.downloaded == 0)
+            }
+        }
+    }
+
+    @Test func anItemIsAListLine() {
+        let url = URL(string: "http://127.0.0.1:1/a%20b.png?x=1")!
+        #expect(PrefetchItem(url: url).line == "http://127.0.0.1:1/a%20b.png?x=1")
+        #expect(PrefetchItem(url: url, kind: .video).line == "http://127.0.0.1:1/a%20b.png?x=1\tvideo")
+        #expect(PrefetchLine.parse(PrefetchItem(url: url, kind: .lottie).line) == .item(url: url.absoluteString, kind: .lottie))
+    }
+}
