@@ -172,6 +172,11 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        // libFuzzer targets for the parsers (scripts/fuzz builds it with -sanitize=fuzzer)
+        .executableTarget(
+            name: "AssetParsersFuzz",
+            dependencies: ["AssetLoading", "AssetPipeline", "AssetStorage", "AssetLottie", "AssetServer"]
+        ),
         .executableTarget(
             name: "AssetDemoOrigin",
             dependencies: [

@@ -6,7 +6,7 @@ import Foundation
 struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
-        abstract: "Inspect and maintain the disk cache.",
+        abstract: "Inspect and maintain the disk cache and its chunk store.",
         subcommands: [Stats.self, Show.self, Verify.self, Prune.self, Clear.self]
     )
 
@@ -69,13 +69,19 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Re-read every entry, check its size and checksum, remove the bad ones.",
-            discussion: "Exits 1 when it found (and removed) corrupt entries, 0 when all were whole.")
+            abstract: "Re-read every entry and every chunk, check sizes and checksums, remove the bad ones.",
+            discussion: """
+                Entries are checked against their metadata, the chunks of video ranges (chunks/) against \
+                their resource's record. Exits 1 when it found (and removed) anything corrupt, 0 when all \
+                was whole.
+                """)
         @OptionGroup var cache: CacheOptions
         @OptionGroup var output: OutputOptions
 
         func run() throws {
             let (open, report) = try CacheCommand.withCache(cache) { ($0.openReport, try $0.verify()) }
+            let chunks = try CacheCommand.withChunkStore(cache) { store in (store.repairedAtOpen, try store.verify()) }
+            let chunkReport = chunks?.1 ?? ChunkStore.VerifyReport()
             // Entries whose metadata was unreadable were found and removed while opening.
             let corrupt = report.corrupt + open.removedCorrupt
             let removed = report.removed + open.removedCorrupt
@@ -84,49 +90,79 @@ struct CacheCommand: AsyncParsableCommand {
                     "checked": report.checked + open.removedCorrupt, "corrupt": corrupt, "removed": removed,
                     "orphansRemoved": open.removedOrphans, "temporariesRemoved": open.removedTemporaries,
                     "problems": report.problems,
+                    "chunks": [
+                        "resources": chunkReport.resources, "checked": chunkReport.checked, "corrupt": chunkReport.corrupt,
+                        "removed": chunkReport.removed, "repairedAtOpen": chunks?.0 ?? 0, "problems": chunkReport.problems,
+                    ] as [String: Any],
                 ])
             } else {
                 for problem in report.problems { print("corrupt: \(problem)") }
                 print("checked \(report.checked + open.removedCorrupt), corrupt \(corrupt), removed \(removed)"
                     + (open.removedOrphans + open.removedTemporaries > 0
                         ? " (and \(open.removedOrphans) orphans, \(open.removedTemporaries) temporary files)" : ""))
+                if let chunks {
+                    for problem in chunkReport.problems { print("corrupt chunk: \(problem)") }
+                    print("chunks: checked \(chunkReport.checked) in \(chunkReport.resources) resources, corrupt \(chunkReport.corrupt), removed \(chunkReport.removed)"
+                        + (chunks.0 > 0 ? " (and \(chunks.0) left by interrupted writers)" : ""))
+                }
             }
-            if corrupt > 0 { throw ExitCode.failure }
+            if corrupt > 0 || chunkReport.corrupt > 0 { throw ExitCode.failure }
         }
     }
 
     struct Prune: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove expired entries, then the least recently used, down to the limits given.")
+            abstract: "Remove expired entries, then the least recently used, down to the limits given.",
+            discussion: """
+                The chunks of video ranges (chunks/) are pruned too: resources stored longer ago than \
+                --max-age, then the least recently used chunks down to --max-chunk-bytes (default: the \
+                chunk store's budget, 1 GiB).
+                """)
         @OptionGroup var cache: CacheOptions
         @OptionGroup var output: OutputOptions
-        @Option(name: .customLong("max-size"), help: ArgumentHelp("Keep at most this many bytes.", valueName: "bytes"))
+        @Option(name: .customLong("max-size"), help: ArgumentHelp("Keep at most this many bytes of entries.", valueName: "bytes"))
         var maxSize: Int64?
-        @Option(name: .customLong("max-age"), help: ArgumentHelp("Remove entries stored longer ago than this.", valueName: "seconds"))
+        @Option(name: .customLong("max-age"), help: ArgumentHelp("Remove entries and chunked resources stored longer ago than this.", valueName: "seconds"))
         var maxAge: Double?
         @Option(name: .customLong("max-count"), help: ArgumentHelp("Keep at most this many entries.", valueName: "n"))
         var maxCount: Int?
+        @Option(name: .customLong("max-chunk-bytes"), help: ArgumentHelp(
+            "Keep at most this many bytes of chunks (default: the chunk store's budget).", valueName: "bytes"))
+        var maxChunkBytes: Int64?
 
         func validate() throws {
-            guard maxSize != nil || maxAge != nil || maxCount != nil else {
-                throw ValidationError("give at least one of --max-size, --max-age, --max-count")
+            guard maxSize != nil || maxAge != nil || maxCount != nil || maxChunkBytes != nil else {
+                throw ValidationError("give at least one of --max-size, --max-age, --max-count, --max-chunk-bytes")
             }
             if let maxSize, maxSize < 0 { throw ValidationError("--max-size must not be negative") }
             if let maxAge, maxAge < 0 || !maxAge.isFinite { throw ValidationError("--max-age must be a non-negative number") }
             if let maxCount, maxCount < 0 { throw ValidationError("--max-count must not be negative") }
+            if let maxChunkBytes, maxChunkBytes < 0 { throw ValidationError("--max-chunk-bytes must not be negative") }
         }
 
         func run() throws {
             let (removed, stats) = try CacheCommand.withCache(cache) { cache in
                 (try cache.prune(maxBytes: maxSize, maxCount: maxCount, maxAge: maxAge), cache.statistics)
             }
+            let budget = maxChunkBytes ?? ChunkStore.Configuration(directory: cache.directory).maxBytes
+            let chunks = try CacheCommand.withChunkStore(cache) { store in
+                (try store.prune(maxBytes: budget, maxAge: maxAge), store.statistics)
+            }
             if output.json {
                 CLIOutput.printJSON([
                     "removed": removed.entries, "removedBytes": removed.bytes,
                     "entries": stats.entries, "bytes": stats.bytes,
+                    "chunks": [
+                        "removedResources": chunks?.0.resources ?? 0, "removedChunks": chunks?.0.chunks ?? 0,
+                        "removedBytes": chunks?.0.bytes ?? 0, "resources": chunks?.1.resources ?? 0,
+                        "chunks": chunks?.1.chunks ?? 0, "bytes": chunks?.1.bytes ?? 0,
+                    ],
                 ])
             } else {
                 print("removed \(removed.entries) entries (\(CLIOutput.bytes(removed.bytes))); \(stats.entries) entries (\(CLIOutput.bytes(stats.bytes))) remain")
+                if let (pruned, left) = chunks {
+                    print("removed \(pruned.chunks) chunks (\(CLIOutput.bytes(pruned.bytes)), \(pruned.resources) whole resources); \(left.chunks) chunks (\(CLIOutput.bytes(left.bytes))) remain")
+                }
             }
         }
     }

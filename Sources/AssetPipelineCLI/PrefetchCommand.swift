@@ -15,6 +15,10 @@ struct PrefetchCommand: AsyncParsableCommand {
             kind, it is guessed from the response. A URL already cached and fresh costs no request, so \
             running the same list again fetches only what changed. Duplicates are fetched once.
 
+            Every item is downloaded whole into the disk cache, videos too (range reads are then \
+            served from there). With --video-prefix BYTES, a video (named video, or with a video \
+            extension) is fetched only as its first BYTES, into the chunk store.
+
             Ctrl-C (SIGINT) or SIGTERM stops cleanly: loads in flight are cancelled, nothing partial \
             is cached, the report is written; a second signal exits at once.
 
@@ -45,11 +49,13 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds one request may take, head and body.", valueName: "seconds"))
     var timeout = 60.0
 
-    @Flag(name: .customLong("validate"), help: "Also check what was fetched: decode images, parse Lottie, fetch a video's first bytes into the chunk store.")
+    @Flag(name: .customLong("validate"), help: "Also check what was fetched: decode images, parse Lottie, check that a video starts like a known container.")
     var validateItems = false
 
-    @Option(name: .customLong("video-prefix"), help: ArgumentHelp("With --validate, the first bytes of a video to fetch.", valueName: "bytes"))
-    var videoPrefix: Int64 = 2 << 20
+    @Option(name: .customLong("video-prefix"), help: ArgumentHelp(
+        "Fetch only the first BYTES of each video (named video, or with a video extension) into the chunk store, instead of the whole video into the disk cache.",
+        valueName: "bytes"))
+    var videoPrefix: Int64?
 
     @Option(help: ArgumentHelp("Write the JSON report to this file.", valueName: "file"))
     var report: String?
@@ -77,7 +83,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         guard CacheStrategy(name: strategy) != nil else { throw ValidationError("unknown strategy '\(strategy)'") }
         guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
-        guard videoPrefix > 0 else { throw ValidationError("--video-prefix must be positive") }
+        if let videoPrefix, videoPrefix <= 0 { throw ValidationError("--video-prefix must be positive") }
         guard progressInterval > 0 else { throw ValidationError("--progress-interval must be positive") }
         if try tier.tier() != nil, !keepLocal, validateItems {
             throw ValidationError("--validate needs --keep-local when warming a tier with --via")

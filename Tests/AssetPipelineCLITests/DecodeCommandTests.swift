@@ -21,12 +21,12 @@ struct DecodeCommandTests {
     }
 
     @Test(arguments: images)
-    func writesExactPixelsInEveryFormat(_ image: String) throws {
+    func writesExactPixelsInEveryFormat(_ image: String) async throws {
         let dir = try CLIFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let reference = try CLIFixtures.pixelHash(image)
         let rgba = dir.appendingPathComponent("out.rgba")
-        let result = try assetpipe(["decode", CLIFixtures.path(image), "--output", rgba.path, "--json"])
+        let result = try await assetpipeAsync(["decode", CLIFixtures.path(image), "--output", rgba.path, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try jsonObject(result.stdout)
         #expect(json["format"] as? String == (image.hasSuffix(".png") ? "png" : "jpeg"))
@@ -37,7 +37,7 @@ struct DecodeCommandTests {
         #expect(CLIFixtures.sha256(raw) == reference.sha256)
 
         let pam = dir.appendingPathComponent("out.pam")
-        #expect(try assetpipe(["decode", CLIFixtures.path(image), "-o", pam.path]).status == 0)
+        #expect(try await assetpipeAsync(["decode", CLIFixtures.path(image), "-o", pam.path]).status == 0)
         let (pamHeader, pamBody) = Self.netpbm(try Data(contentsOf: pam), headerLines: 7)
         #expect(pamHeader == [
             "P7", "WIDTH \(reference.width)", "HEIGHT \(reference.height)", "DEPTH 4", "MAXVAL 255", "TUPLTYPE RGB_ALPHA", "ENDHDR",
@@ -45,20 +45,20 @@ struct DecodeCommandTests {
         #expect(CLIFixtures.sha256(pamBody) == reference.sha256)
 
         let ppm = dir.appendingPathComponent("out.ppm")
-        #expect(try assetpipe(["decode", CLIFixtures.path(image), "-o", ppm.path]).status == 0)
+        #expect(try await assetpipeAsync(["decode", CLIFixtures.path(image), "-o", ppm.path]).status == 0)
         let (ppmHeader, ppmBody) = Self.netpbm(try Data(contentsOf: ppm), headerLines: 3)
         #expect(ppmHeader == ["P6", "\(reference.width) \(reference.height)", "255"])
         let rgbFromReference = Data(raw.enumerated().filter { $0.offset % 4 != 3 }.map(\.element))
         #expect(ppmBody == rgbFromReference)
     }
 
-    @Test func maxDimensionUsesDCTScaling() throws {
+    @Test func maxDimensionUsesDCTScaling() async throws {
         let dir = try CLIFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let image = "jpeg/libjpeg-turbo/testorig.jpg"
         let half = try CLIFixtures.pixelHash(image, scale: 2)
         let out = dir.appendingPathComponent("half.rgba")
-        let result = try assetpipe(["decode", CLIFixtures.path(image), "--max-dimension", "\(half.width)", "-o", out.path, "--json"])
+        let result = try await assetpipeAsync(["decode", CLIFixtures.path(image), "--max-dimension", "\(half.width)", "-o", out.path, "--json"])
         #expect(result.status == 0)
         let json = try jsonObject(result.stdout)
         #expect(json["width"] as? Int == half.width)
@@ -67,14 +67,14 @@ struct DecodeCommandTests {
         #expect(CLIFixtures.sha256(try Data(contentsOf: out)) == half.sha256)
     }
 
-    @Test func warningsAreReportedWithTheImage() throws {
-        let result = try assetpipe(["decode", CLIFixtures.path("jpeg/jpeg-decoder-crashtest/dc-predictor-overflow.jpg"), "--json"])
+    @Test func warningsAreReportedWithTheImage() async throws {
+        let result = try await assetpipeAsync(["decode", CLIFixtures.path("jpeg/jpeg-decoder-crashtest/dc-predictor-overflow.jpg"), "--json"])
         #expect(result.status == 0)
         let warnings = try #require(try jsonObject(result.stdout)["warnings"] as? [String])
         #expect(!warnings.isEmpty)
     }
 
-    @Test func undecodableInputsExitOneWithATypedError() throws {
+    @Test func undecodableInputsExitOneWithATypedError() async throws {
         let dir = try CLIFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let cases: [(path: String, codes: Set<String>, extra: [String])] = [
@@ -86,7 +86,7 @@ struct DecodeCommandTests {
             (dir.appendingPathComponent("missing.png").path, ["notFound"], []),
         ]
         for item in cases {
-            let result = try assetpipe(["decode", item.path, "--json", "-o", dir.appendingPathComponent("x.pam").path] + item.extra)
+            let result = try await assetpipeAsync(["decode", item.path, "--json", "-o", dir.appendingPathComponent("x.pam").path] + item.extra)
             #expect(result.status == 1, "\(item.path)")
             let error = try #require(try jsonObject(result.stdout)["error"] as? [String: Any])
             #expect(item.codes.contains(error["code"] as? String ?? ""), "\(item.path): \(error)")
@@ -96,7 +96,7 @@ struct DecodeCommandTests {
         }
     }
 
-    @Test func aDecodeThatFailsHalfWayLeavesTheOldFileAndNoTemporaryOne() throws {
+    @Test func aDecodeThatFailsHalfWayLeavesTheOldFileAndNoTemporaryOne() async throws {
         let dir = try CLIFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         // The header and the first rows decode; the data ends in the middle of the image.
@@ -105,25 +105,25 @@ struct DecodeCommandTests {
         try Data(bytes[..<(bytes.count * 3 / 4)]).write(to: truncated)
         let out = dir.appendingPathComponent("out.ppm")
         try Data("old".utf8).write(to: out)
-        let result = try assetpipe(["decode", truncated.path, "-o", out.path, "--json"])
+        let result = try await assetpipeAsync(["decode", truncated.path, "-o", out.path, "--json"])
         #expect(result.status == 1)
         #expect((try jsonObject(result.stdout)["error"] as? [String: Any])?["code"] as? String == "truncated")
         #expect(try Data(contentsOf: out) == Data("old".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["cut.png", "out.ppm"])
 
         // A good decode replaces it.
-        #expect(try assetpipe(["decode", CLIFixtures.path("png/pngsuite/basn6a08.png"), "-o", out.path]).status == 0)
+        #expect(try await assetpipeAsync(["decode", CLIFixtures.path("png/pngsuite/basn6a08.png"), "-o", out.path]).status == 0)
         #expect(try Data(contentsOf: out).prefix(9) == Data("P6\n32 32\n".utf8))
     }
 
-    @Test func maxDimensionResizesEveryFormat() throws {
+    @Test func maxDimensionResizesEveryFormat() async throws {
         let dir = try CLIFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let rgba = dir.appendingPathComponent("small.rgba")
         let ppm = dir.appendingPathComponent("small.ppm")
         let image = CLIFixtures.path("jpeg/libjpeg-turbo/testorig.jpg")
-        #expect(try assetpipe(["decode", image, "--max-dimension", "100", "-o", rgba.path]).status == 0)
-        #expect(try assetpipe(["decode", image, "--max-dimension", "100", "-o", ppm.path]).status == 0)
+        #expect(try await assetpipeAsync(["decode", image, "--max-dimension", "100", "-o", rgba.path]).status == 0)
+        #expect(try await assetpipeAsync(["decode", image, "--max-dimension", "100", "-o", ppm.path]).status == 0)
         let raw = try Data(contentsOf: rgba)
         #expect(raw.count == 100 * 66 * 4)
         let (header, body) = Self.netpbm(try Data(contentsOf: ppm), headerLines: 3)
@@ -131,13 +131,13 @@ struct DecodeCommandTests {
         #expect(body == Data(raw.enumerated().filter { $0.offset % 4 != 3 }.map(\.element)))
     }
 
-    @Test func badUsageExitsTwo() throws {
+    @Test func badUsageExitsTwo() async throws {
         let image = CLIFixtures.path("png/pngsuite/basn6a08.png")
-        #expect(try assetpipe(["decode", image, "--output", "/tmp/out.bmp"]).status == 2)
-        #expect(try assetpipe(["decode", image, "--output", "/tmp/out"]).status == 2)
-        #expect(try assetpipe(["decode", image, "--max-pixels", "0"]).status == 2)
-        #expect(try assetpipe(["decode", image, "--max-dimension", "big"]).status == 2)
-        #expect(try assetpipe(["decode"]).status == 2)
+        #expect(try await assetpipeAsync(["decode", image, "--output", "/tmp/out.bmp"]).status == 2)
+        #expect(try await assetpipeAsync(["decode", image, "--output", "/tmp/out"]).status == 2)
+        #expect(try await assetpipeAsync(["decode", image, "--max-pixels", "0"]).status == 2)
+        #expect(try await assetpipeAsync(["decode", image, "--max-dimension", "big"]).status == 2)
+        #expect(try await assetpipeAsync(["decode"]).status == 2)
     }
 
     @Test func aURLLoadsThroughTheCache() async throws {

@@ -42,9 +42,9 @@ struct LottieCommandTests {
     }
 
     @Test(arguments: sample)
-    func reportsTheReferenceFacts(_ path: String) throws {
+    func reportsTheReferenceFacts(_ path: String) async throws {
         let rows = try #require(try Self.referenceFiles().first { $0.path == path }?.rows)
-        let result = try assetpipe(["lottie", CLIFixtures.path("lottie/" + path), "--json"])
+        let result = try await assetpipeAsync(["lottie", CLIFixtures.path("lottie/" + path), "--json"])
         #expect(result.status == 0, "\(path): \(result.stderr)")
         let json = try jsonObject(result.stdout)
         if let animations = json["animations"] as? [[String: Any]] {
@@ -59,10 +59,10 @@ struct LottieCommandTests {
         }
     }
 
-    @Test func strictModeReportsProblemsWithTheirPaths() throws {
+    @Test func strictModeReportsProblemsWithTheirPaths() async throws {
         let file = CLIFixtures.path("lottie/lottie-spec/invalid/malformed-embedded-image.json")
-        #expect(try assetpipe(["lottie", file, "--json"]).status == 0)
-        let strict = try assetpipe(["lottie", file, "--json", "--strict"])
+        #expect(try await assetpipeAsync(["lottie", file, "--json"]).status == 0)
+        let strict = try await assetpipeAsync(["lottie", file, "--json", "--strict"])
         #expect(strict.status == 1)
         let error = try #require(try jsonObject(strict.stdout)["error"] as? [String: Any])
         #expect(error["code"] as? String == "validationFailed")
@@ -71,10 +71,10 @@ struct LottieCommandTests {
         #expect(problems.allSatisfy { $0["path"]?.hasPrefix("$.assets[") == true && !($0["message"] ?? "").isEmpty })
         #expect(strict.stderr.contains("$.assets["))
         // A valid file passes strict mode.
-        #expect(try assetpipe(["lottie", CLIFixtures.path("lottie/lottie-docs/bezier.json"), "--strict", "--json"]).status == 0)
+        #expect(try await assetpipeAsync(["lottie", CLIFixtures.path("lottie/lottie-docs/bezier.json"), "--strict", "--json"]).status == 0)
     }
 
-    @Test func unreadableInputsExitOneWithATypedError() throws {
+    @Test func unreadableInputsExitOneWithATypedError() async throws {
         let dir = try CLIFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let json = try CLIFixtures.bytes("lottie/lottie-docs/bezier.json")
@@ -89,7 +89,7 @@ struct LottieCommandTests {
             (dir.appendingPathComponent("missing.json").path, "notFound"),
         ]
         for item in cases {
-            let result = try assetpipe(["lottie", item.path, "--json"])
+            let result = try await assetpipeAsync(["lottie", item.path, "--json"])
             #expect(result.status == 1, "\(item.path)")
             let error = try #require(try jsonObject(result.stdout)["error"] as? [String: Any])
             #expect(error["code"] as? String == item.code, "\(item.path): \(error)")
@@ -97,9 +97,9 @@ struct LottieCommandTests {
         }
     }
 
-    @Test func badUsageExitsTwo() throws {
-        #expect(try assetpipe(["lottie"]).status == 2)
-        #expect(try assetpipe(["lottie", CLIFixtures.path("lottie/lottie-docs/bezier.json"), "--frobnicate"]).status == 2)
+    @Test func badUsageExitsTwo() async throws {
+        #expect(try await assetpipeAsync(["lottie"]).status == 2)
+        #expect(try await assetpipeAsync(["lottie", CLIFixtures.path("lottie/lottie-docs/bezier.json"), "--frobnicate"]).status == 2)
     }
 
     @Test func aURLLoadsThroughTheCache() async throws {

@@ -87,8 +87,7 @@ struct PrefetchCommandTests {
         #expect(try item(items, "/anim/x.json")["kind"] as? String == "lottie")
         #expect(try item(items, "/notes.txt")["kind"] as? String == "raw")
         #expect(try item(items, "/flaky")["outcome"] as? String == "downloaded")
-        // A named video goes to the chunk store (its first --video-prefix bytes: all of this one);
-        // an unnamed one is recognized by its first bytes and cached whole.
+        // A video is cached whole, named or recognized by its first bytes (no --video-prefix).
         let clip = try item(items, "/v/clip.mp4")
         #expect(clip["kind"] as? String == "video")
         #expect(clip["bytesDownloaded"] as? Int == mp4.count)

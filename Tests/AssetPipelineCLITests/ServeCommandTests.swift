@@ -43,7 +43,7 @@ struct ServeCommandTests {
             #expect(result.status == 0)
             #expect(result.stderr.contains("assetpipe serve stopped"))
             // the access records were flushed: the cache holds the asset, once accessed
-            let stats = try assetpipe(["cache", "stats", "--cache-dir", dir.path, "--json"])
+            let stats = try await assetpipeAsync(["cache", "stats", "--cache-dir", dir.path, "--json"])
             #expect(try jsonObject(stats.stdout)["entries"] as? Int == 1)
         }
     }
@@ -104,27 +104,27 @@ struct ServeCommandTests {
             node.send(SIGTERM)
             #expect(await node.wait().status == 0)
         }
-        #expect(try assetpipe(["get", "http://127.0.0.1:1/x", "--via", "ftp://tier"]).status == 2)
-        #expect(try assetpipe(["get", "http://127.0.0.1:1/x", "--via", "http://tier", "--via-fallback", "maybe"]).status == 2)
-        #expect(try assetpipe(["prefetch", "-", "--keep-local"]).status == 2)
+        #expect(try await assetpipeAsync(["get", "http://127.0.0.1:1/x", "--via", "ftp://tier"]).status == 2)
+        #expect(try await assetpipeAsync(["get", "http://127.0.0.1:1/x", "--via", "http://tier", "--via-fallback", "maybe"]).status == 2)
+        #expect(try await assetpipeAsync(["prefetch", "-", "--keep-local"]).status == 2)
     }
 
-    @Test func versionIsTheLibrarysConstant() throws {
-        let result = try assetpipe(["--version"])
+    @Test func versionIsTheLibrarysConstant() async throws {
+        let result = try await assetpipeAsync(["--version"])
         #expect(result.status == 0)
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == AssetPipelineVersion.current)
     }
 
-    @Test func badSettingsExitTwo() throws {
+    @Test func badSettingsExitTwo() async throws {
         var environment = ProcessInfo.processInfo.environment
         environment["ASSETPIPE_MAX_CONNECTIONS"] = "many"
-        #expect(try assetpipe(["serve", "--port", "0"], environment: environment).status == 2)
+        #expect(try await assetpipeAsync(["serve", "--port", "0"], environment: environment).status == 2)
         for arguments in [
             ["serve", "--port", "70000"], ["serve", "--origin", "ftp://example.org"], ["serve", "--origin", "http://example.org/path"],
             ["serve", "--allow-host", "a*b.org"], ["serve", "--request-timeout", "0"], ["serve", "--admin-token-file", "/nonexistent/token"],
             ["serve", "--log-level", "loud"], ["serve", "--frobnicate"],
         ] {
-            let result = try assetpipe(arguments)
+            let result = try await assetpipeAsync(arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.contains("assetpipe") || result.stderr.contains("Error"), "\(arguments)")
         }

@@ -19,7 +19,8 @@ struct PrefetchLineTests {
             return
         }
         #expect(reason.contains("unknown kind 'audio'"))
-        for line in ["not a url", "ftp://h/file", "file:///etc/passwd", "http:///nohost", "http://h/a b", "mailto:a@b.c"] {
+        for line in ["not a url", "ftp://h/file", "file:///etc/passwd", "http:///nohost", "http://h/a b", "mailto:a@b.c",
+                     "https://cdn.s://cd\u{0B}n.example.org/a", "http://h/a\u{0}b", "http://h/a\u{7F}"] {
             guard case .malformed = PrefetchLine.parse(line) else {
                 Issue.record("'\(line)' should be malformed")
                 continue

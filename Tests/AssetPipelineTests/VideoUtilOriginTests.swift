@@ -234,3 +234,18 @@ struct VideoUtilOriginTests {
         try await h.stop()
     }
 }
+
+@Suite("VideoUtil: error messages")
+struct VideoUtilErrorMessageTests {
+    @Test func aRefusedConnectionIsNamedOnce() async throws {
+        let h = try await VideoHarness.start()
+        let url = h.url("/gone.mp4")
+        await h.origin.stop()
+        let error = try await #require(throws: VideoError.self) {
+            _ = try await h.video.data(for: url, range: 0..<10)
+        }
+        #expect(error.code == .network)
+        #expect(error.description == "network: \(url): the connection failed: Connection refused (errno 111)")
+        try await h.stop()
+    }
+}

@@ -1,3 +1,4 @@
+import AssetLoading
 import AssetTestSupport
 import Foundation
 import NIOHTTP1
@@ -126,6 +127,31 @@ struct AdminAndJobTests {
             // a finished job makes room for a new one
             let next = try await harness.send("/v1/prefetch", method: .POST, body: Array(harness.origin.url("/slow.bin").utf8))
             #expect(next.status == 202)
+        }
+    }
+
+    /// A video is prefetched whole into the disk cache by default; `videoPrefix` fetches its first
+    /// bytes into the chunk store instead.
+    @Test func prefetchJobsPutVideosWholeOrAsAPrefix() async throws {
+        try await ServerHarness.with { harness in
+            let video = TestContent.generatedBytes(0..<(3 << 20))
+            harness.origin.setRoute("/whole.mp4", .resource(TestResource(content: .bytes(video), eTag: "\"w\"", headers: freshForAnHour)))
+            harness.origin.setRoute("/prefix.mp4", .resource(TestResource(content: .bytes(video), eTag: "\"p\"", headers: freshForAnHour)))
+            for (path, query, expected) in [("/whole.mp4", "", video.count), ("/prefix.mp4", "?videoPrefix=1048576", 1 << 20)] {
+                let created = try await harness.send(
+                    "/v1/prefetch" + query, method: .POST, headers: [("Content-Type", "text/plain")], body: Array(harness.origin.url(path).utf8))
+                #expect(created.status == 202)
+                let report = try await Self.waitForEnd(harness, id: try #require(try created.json["id"] as? String))
+                let item = try #require((report["items"] as? [[String: Any]])?.first)
+                #expect(item["bytes"] as? Int == expected, "\(path)")
+                let key = AssetLoader.defaultCacheKey(for: harness.origin.url(path))
+                let whole = harness.manager.diskCache.contains(key: key)
+                let chunks = try harness.manager.chunkStore.record(forKey: key)?.chunks.count ?? 0
+                let prefixChunks = (1 << 20) / harness.manager.configuration.chunks.chunkSize
+                #expect(query.isEmpty ? whole && chunks == 0 : !whole && chunks == prefixChunks, "\(path): whole \(whole), \(chunks) chunks")
+            }
+            let bad = try await harness.send("/v1/prefetch?videoPrefix=0", method: .POST, body: Array(harness.origin.url("/whole.mp4").utf8))
+            #expect(bad.status == 400)
         }
     }
 

@@ -60,6 +60,11 @@ extension AssetLoader {
                 headers: headers, requestTime: requestTime, responseTime: responseTime, attempts: attempt, route: sent.route))
         }
         let passedOn = target.request.acceptsAnyStatus && status < 500
+        if status == 206, !passedOn, target.request.headers["Range"] == nil {
+            // a part of what, the loader cannot tell: never taken for the whole body
+            await Self.drain(response)
+            throw LoaderError.invalidResponse.with(message: "\(target.request.url) answered 206 Partial Content to a request without Range")
+        }
         guard status == 200 || status == 203 || passedOn else {
             let retryAfter = RetryPolicy.retryAfter(headers["Retry-After"], now: responseTime)
             var underlying: (any Error)?

@@ -68,8 +68,9 @@ extension AssetLoader {
                 return .seconds(seconds)
             }
             guard let date = HTTPDate.parse(value, now: now) else { return nil }
-            let interval = max(0, date.timeIntervalSince(now))
-            return .nanoseconds(Int64(interval * 1e9))
+            // a date centuries ahead would overflow nanoseconds: bounded like delta-seconds
+            let interval = min(max(0, date.timeIntervalSince(now)), Double(CacheControl.maximumDeltaSeconds))
+            return .milliseconds(Int64(interval * 1000))
         }
 
         static func seconds(_ duration: Duration) -> Double {

@@ -1,8 +1,16 @@
 import AssetStorage
 import AsyncHTTPClient
 import NIOCore
+import NIOHTTP1
 
 extension LoaderError {
+    /// The loader's error for an error thrown by an exchange or a body stream of the loader's HTTP
+    /// client: what code that sends through ``AssetLoader/send(_:deadline:followRedirects:kind:)``
+    /// and reads the body itself (range reads) reports.
+    public static func from(_ error: any Error) -> LoaderError {
+        mapping(error)
+    }
+
     /// The loader's error for any error thrown while loading.
     static func mapping(_ error: any Error) -> LoaderError {
         switch error {
@@ -12,14 +20,17 @@ extension LoaderError {
             return .cancelled.with(underlying: error)
         case let error as HTTPClientError:
             return Self.mapping(client: error)
+        case HTTPParserError.invalidEOFState:
+            // the connection closed in the middle of a message: a body cut short, worth a retry
+            return .truncated.with(message: "the connection closed before the end of the answer", underlying: error)
+        case let error as HTTPParserError:
+            return .invalidResponse.with(message: "the origin's answer is not valid HTTP/1.1: \(Self.cause(error))", underlying: error)
         case let error as StorageError:
             if error.code == .tooLarge { return .tooLarge.with(message: error.message, underlying: error) }
             if error.code == .closed { return .shutdown.with(message: error.message, underlying: error) }
             return .storage.with(message: error.message, underlying: error)
-        case is ChannelError, is IOError:
-            return .connection.with(message: "the connection failed: \(error)", underlying: error)
         default:
-            return .connection.with(message: "\(error)", underlying: error)
+            return .connection.with(message: "the connection failed: \(Self.cause(error))", underlying: error)
         }
     }
 
@@ -27,7 +38,7 @@ extension LoaderError {
         switch error {
         case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .tlsHandshakeTimeout,
             .getConnectionFromPoolTimeout:
-            return .timeout.with(message: "timed out: \(error)", underlying: error)
+            return .timeout.with(message: "timed out: \(Self.cause(error))", underlying: error)
         case .redirectLimitReached:
             return .tooManyRedirects.with(underlying: error)
         case .redirectCycleDetected:
@@ -39,7 +50,7 @@ extension LoaderError {
         case .alreadyShutdown:
             return .shutdown.with(underlying: error)
         default:
-            return .connection.with(message: "the exchange failed: \(error)", underlying: error)
+            return .connection.with(message: "the exchange failed: \(Self.cause(error))", underlying: error)
         }
     }
 }

@@ -17,6 +17,7 @@ public struct LoaderError: Error, Sendable, Equatable, CustomStringConvertible {
         case tooManyRedirects
         case redirectLoop
         case forbiddenDestination
+        case invalidResponse
         case storage
         case shutdown
     }
@@ -63,6 +64,10 @@ public struct LoaderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The destination is refused by the loader's ``DestinationPolicy`` (a private address, a host not
     /// allowed); checked before connecting and again on every redirect.
     public static let forbiddenDestination = LoaderError(.forbiddenDestination, "the destination is not allowed")
+    /// The origin's answer is not usable HTTP: framing or a head the HTTP/1.1 parser refuses (a chunk
+    /// size that is not hexadecimal, a head over the parser's limit), or a `206` to a request without
+    /// `Range`. Not retried: the origin would answer the same.
+    public static let invalidResponse = LoaderError(.invalidResponse, "the origin's answer is not valid HTTP")
     /// The disk cache failed.
     public static let storage = LoaderError(.storage, "the disk cache failed")
     /// The loader was shut down.
@@ -90,10 +95,10 @@ public struct LoaderError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether the failure lets a stale copy answer (`stale-if-error`, `networkFirst`): the origin could
-    /// not be reached or failed with 5xx.
+    /// not be reached, broke the protocol or failed with 5xx.
     var allowsStaleFallback: Bool {
         switch self.code {
-        case .connection, .truncated, .timeout: return true
+        case .connection, .truncated, .timeout, .invalidResponse: return true
         case .http(let status): return (500...599).contains(status)
         default: return false
         }
@@ -115,17 +120,16 @@ public struct LoaderError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManyRedirects: return "too_many_redirects"
         case .redirectLoop: return "redirect_loop"
         case .forbiddenDestination: return "forbidden_destination"
+        case .invalidResponse: return "invalid_response"
         case .storage: return "storage"
         case .shutdown: return "shutdown"
         }
     }
 
-    /// The ``shortDescription`` and the message, then the underlying error when there is one:
-    /// `LoaderError.not_found: no such file`.
+    /// The ``shortDescription`` and the message: `LoaderError.not_found: no such file`. The message
+    /// already says what the underlying error was, in words, so the underlying error is not printed again.
     public var description: String {
-        var text = "LoaderError.\(self.shortDescription): \(self.message)"
-        if let underlying { text += " (\(underlying))" }
-        return text
+        "LoaderError.\(self.shortDescription): \(self.message)"
     }
 
     /// Whether two errors have the same code (messages and causes are not compared), so that

@@ -51,8 +51,23 @@ public final class AssetsManager: Sendable {
     }
 
     /// Loads `request` through the loader (which stores through the disk cache).
+    ///
+    /// A video downloaded whole into the disk cache replaces the chunks the chunk store held of
+    /// it (``VideoUtil`` then reads the whole copy): an asset's bytes are kept in one place.
     public func load(_ request: AssetRequest) async throws -> AssetResponse {
-        try await loader.load(request)
+        let response = try await loader.load(request)
+        if request.kind == .video, response.outcome == .downloaded, case .cacheEntry = response.body {
+            try await dropChunks(ofURL: request.address)
+        }
+        return response
+    }
+
+    /// Removes the chunks of `url` from the chunk store, after a whole copy was stored in the disk
+    /// cache.
+    func dropChunks(ofURL url: String) async throws {
+        let store = chunkStore
+        let key = AssetLoader.defaultCacheKey(for: url)
+        try await runIO { _ = try store.removeResource(forKey: key) }
     }
 
     /// The memory cache for `kind`.

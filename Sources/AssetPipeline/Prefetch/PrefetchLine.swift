@@ -43,7 +43,10 @@ public enum PrefetchLine: Sendable, Equatable {
 
     /// Why `url` cannot be fetched, or nil when it can.
     static func problem(with url: String) -> String? {
-        if url.contains(where: { $0 == " " || $0 == "\t" }) { return "not a URL: it contains whitespace" }
+        // every kind of whitespace and control character (URL(string:) lets a vertical tab or a NUL through)
+        if url.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
+            return "not a URL: it contains whitespace or a control character"
+        }
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else {
             return "not a URL"
         }

@@ -11,12 +11,16 @@ extension Prefetcher {
         public var rate: Double?
         /// How each URL is loaded. Default `CacheStrategy.useProtocolCachePolicy`.
         public var strategy: CacheStrategy
-        /// Whether to check what was fetched: images decoded whole, Lottie parsed, the first
-        /// ``videoPrefix`` bytes of a video fetched into the chunk store. An item that fails is
-        /// reported failed and its bytes are removed from the cache. Default false.
+        /// Whether to check what was fetched: images decoded whole, Lottie parsed, a video's first
+        /// bytes matched against the known containers. An item that fails is reported failed and
+        /// its bytes are removed from the cache. Default false.
         public var validate: Bool
-        /// With ``validate``, how many first bytes of a video are fetched. Default 2 MiB.
-        public var videoPrefix: Int64
+        /// How much of a video to fetch: nil for all of it, into the disk cache like any asset (where
+        /// ``VideoUtil`` range reads find it without a request); a byte count for only that many first
+        /// bytes, into the chunk store (fast starts, a bounded cost per video). Applies to items the list
+        /// names `video` and to URLs with a video extension; a video recognized only by its bytes has
+        /// been downloaded whole by then and stays so. Default nil.
+        public var videoPrefix: Int64?
         /// How many distinct keys the duplicate filter holds before it starts again. Default 1,000,000.
         public var duplicateWindow: Int
         /// Warm the manager's cache tier only: each URL is fetched through the tier (whose node that
@@ -31,7 +35,7 @@ extension Prefetcher {
             rate: Double? = nil,
             strategy: CacheStrategy = .useProtocolCachePolicy,
             validate: Bool = false,
-            videoPrefix: Int64 = 2 << 20,
+            videoPrefix: Int64? = nil,
             duplicateWindow: Int = 1_000_000,
             warmsTierOnly: Bool = false
         ) {

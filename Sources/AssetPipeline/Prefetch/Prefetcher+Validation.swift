@@ -35,21 +35,40 @@ extension Prefetcher {
         }
     }
 
-    /// Fetches the first ``Configuration/videoPrefix`` bytes of a video into the chunk store through
-    /// ``VideoUtil`` (instead of the whole body into the disk cache) and checks that they start like a
-    /// known container; one that does not is dropped from the chunk store.
-    func prefetchVideo(_ url: String, line: Int) async throws -> PrefetchResult {
-        let statistics = try await videos.prefetch(address: url, head: configuration.videoPrefix, tail: 0)
-        let head = try await videos.read(address: url, byteRange: .bounded(0..<min(16, statistics.totalLength ?? 16))).data
-        do {
-            try Self.checkVideoContainer(Array(head))
-        } catch let failure as PrefetchResult.Failure {
-            try await videos.removeCached(address: url)
-            return .failed(url: url, line: line, kind: .video, status: nil, bytesDownloaded: statistics.bytesFromOrigin, failure)
+    /// Fetches the first `prefix` bytes of a video through ``VideoUtil``: into the chunk store, or
+    /// read from a whole copy the disk cache already holds (then nothing is fetched or stored). With
+    /// ``Configuration/validate``, checks that they start like a known container; one that does not
+    /// is dropped.
+    func prefetchVideo(_ url: String, prefix: Int64, line: Int) async throws -> PrefetchResult {
+        let stream = videos.stream(address: url, range: .bounded(0..<prefix))
+        var head: [UInt8] = []
+        for try await piece in stream where head.count < 16 {
+            head += piece.prefix(16 - head.count)
         }
+        let statistics = stream.statistics
+        if configuration.validate {
+            do {
+                try Self.checkVideoContainer(head)
+            } catch let failure as PrefetchResult.Failure {
+                try await videos.removeCached(address: url)
+                return .failed(
+                    url: url, line: line, kind: .video, status: statistics.status, bytesDownloaded: statistics.bytesFromOrigin, failure)
+            }
+        }
+        let outcome: LoadOutcome
+        if statistics.originRequests == 0 {
+            outcome = .cached
+        } else {
+            outcome = statistics.bytesFromOrigin > 0 && statistics.status != 304 ? .downloaded : .revalidated
+        }
+        var kept = statistics.bytesFromDiskCache > 0
+        if !kept { kept = try await videos.cachedRecord(address: url) != nil }
+        // a stored copy stands for the whole resource's 200, as the loader reports cached and
+        // revalidated answers; a download reports the origin's status (206 for a range)
+        let status = outcome == .downloaded ? statistics.status ?? 200 : 200
         return PrefetchResult(
-            url: url, line: line, outcome: statistics.originRequests > 0 ? "downloaded" : "cached", kind: .video,
-            status: nil, bytes: statistics.bytes, bytesDownloaded: statistics.bytesFromOrigin, stored: true, failure: nil)
+            url: url, line: line, outcome: outcome.rawValue, kind: .video, status: status,
+            bytes: statistics.bytes, bytesDownloaded: statistics.bytesFromOrigin, stored: kept, failure: nil)
     }
 
     /// Accepts the first bytes of ISO-BMFF (MP4, MOV, 3GP; a box type at offset 4), Matroska/WebM

@@ -5,6 +5,11 @@ import Synchronization
 
 /// Fetches the URLs of a list into the cache, a few at a time, and reports each item.
 ///
+/// Every item is downloaded whole into the disk cache, videos included, unless
+/// ``Configuration/videoPrefix`` is set: then a video (named so by the list, or by its URL's
+/// extension) is fetched as its first bytes into the chunk store through ``VideoUtil``. Either way a
+/// second run with the same configuration finds what the first stored where it put it.
+///
 /// The list is streamed (a ``PrefetchListFeed``): memory stays flat whatever its length. Each
 /// URL goes through the manager's loader with the configured strategy, so a URL that is cached and
 /// fresh costs no request, and a second run over the same list fetches only what changed.
@@ -134,10 +139,12 @@ public final class Prefetcher: Sendable {
         if configuration.warmsTierOnly {
             return try await warmTier(url, kind: kind, line: line)
         }
-        if configuration.validate, kind == .video {
-            return try await prefetchVideo(url, line: line)
-        }
+        // the kind before any byte arrives (the list's, else the extension's) picks the path, so that
+        // a named and a guessed video go the same way
         let requestKind = kind ?? KindSniffer.kind(ofPath: url) ?? .raw
+        if requestKind == .video, let prefix = configuration.videoPrefix {
+            return try await prefetchVideo(url, prefix: prefix, line: line)
+        }
         let response = try await manager.load(AssetRequest(url: try AssetRequest.location(url), kind: requestKind, strategy: configuration.strategy))
         // Without a named kind, the first bytes decide it (and serve the validation after).
         var head: [UInt8]?
@@ -161,6 +168,10 @@ public final class Prefetcher: Sendable {
         }
         var stored = false
         if case .cacheEntry = response.body { stored = true }
+        if stored, resolved == .video, requestKind != .video, response.outcome == .downloaded {
+            // a video known only by its bytes, now whole in the disk cache: its chunks go
+            try await manager.dropChunks(ofURL: url)
+        }
         var result = PrefetchResult(
             url: url, line: line, outcome: response.outcome.rawValue, kind: resolved, status: response.status,
             bytes: response.size, bytesDownloaded: response.bytesReceived, stored: stored, failure: nil,

@@ -1,3 +1,4 @@
+import AssetLoading
 import AssetStorage
 import AsyncHTTPClient
 import Foundation
@@ -31,10 +32,13 @@ final class ChunkFetch {
     /// The fetch stops after chunk `runEnd - 1`.
     let runEnd: Int
     private let statistics: StatisticsBox
+    /// When the exchange must be over, body included (the loader's total timeout): checked as each
+    /// piece arrives, so a body that trickles in stops there.
+    private let deadline: NIODeadline
 
     init(
         util: VideoUtil, key: String, version: VideoVersion, body: HTTPClientResponse.Body, start: Int64,
-        bodyEnd: Int64?, claims: [Int: ChunkSignal], runEnd: Int, statistics: StatisticsBox
+        bodyEnd: Int64?, claims: [Int: ChunkSignal], runEnd: Int, statistics: StatisticsBox, deadline: NIODeadline
     ) {
         self.util = util
         self.key = key
@@ -46,6 +50,7 @@ final class ChunkFetch {
         self.claims = claims
         self.runEnd = runEnd
         self.statistics = statistics
+        self.deadline = deadline
         pending.reserveCapacity(chunkSize)
     }
 
@@ -95,6 +100,9 @@ final class ChunkFetch {
             }
             let count = buffer.readableBytes
             statistics.update { $0.bytesFromOrigin += Int64(count) }
+            if NIODeadline.now() > deadline {
+                throw VideoError(.timeout, "\(key): the body did not arrive within the total timeout (at byte \(offset))")
+            }
             if let bodyEnd, offset + Int64(count) > bodyEnd {
                 throw VideoError(.invalidResponse, "\(key): the body is longer than the \(bodyEnd) bytes it announced")
             }
@@ -146,8 +154,17 @@ final class ChunkFetch {
         for (index, signal) in left { util.inFlight.finish(key: key, index: index, signal: signal, .failure(error)) }
     }
 
+    /// A failure while the body streams: a read timeout, an answer that is not valid HTTP, or (any
+    /// other failure) a body cut short.
     static func bodyError(_ error: any Error, key: String, offset: Int64) -> any Error {
         if error is CancellationError || error is VideoError { return error }
-        return VideoError(.truncated, "\(key): the body broke off at byte \(offset), before its end", underlying: error)
+        let failure = LoaderError.from(error)
+        if failure == .timeout {
+            return VideoError(.timeout, "\(key): the body stopped at byte \(offset): \(failure.message)", underlying: error)
+        }
+        if failure == .invalidResponse {
+            return VideoError(.invalidResponse, "\(key): the body broke off at byte \(offset): \(failure.message)", underlying: error)
+        }
+        return VideoError(.truncated, "\(key): the body broke off at byte \(offset), before its end: \(failure.message)", underlying: error)
     }
 }

@@ -1,3 +1,5 @@
+import AssetLoading
+
 /// The one error type of ``VideoUtil``: a code, a message and, where one exists, the status,
 /// the resource's length and an underlying error.
 ///
@@ -8,7 +10,7 @@ public struct VideoError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Base: String, Sendable {
             case invalidRange, invalidURL, rangeNotSatisfiable, resourceChanged, truncated, invalidResponse
-            case http, network, storage, cancelled
+            case http, network, timeout, storage, cancelled
         }
         fileprivate let base: Base
 
@@ -28,8 +30,10 @@ public struct VideoError: Error, Sendable, CustomStringConvertible {
         public static let invalidResponse = Code(base: .invalidResponse)
         /// The origin answered an error status (see ``VideoError/status``).
         public static let http = Code(base: .http)
-        /// The connection failed or timed out.
+        /// The connection failed, or a redirect could not be followed.
         public static let network = Code(base: .network)
+        /// No bytes came for the loader's read timeout, or an exchange passed its total timeout.
+        public static let timeout = Code(base: .timeout)
         /// The chunk store failed.
         public static let storage = Code(base: .storage)
         /// The reading task was cancelled.
@@ -72,10 +76,18 @@ public struct VideoError: Error, Sendable, CustomStringConvertible {
         return code.description
     }
 
-    /// The ``shortDescription`` and the message, then the underlying error when there is one.
+    /// The ``shortDescription`` and the message: `CODE: MESSAGE`. The message already says what the
+    /// underlying error was, so the underlying error is not printed again.
     public var description: String {
-        var text = "\(shortDescription): \(message)"
-        if let underlying { text += " (\(underlying))" }
-        return text
+        "\(shortDescription): \(message)"
+    }
+
+    /// A failed exchange with the origin for `url`, with the loader's message (which names the
+    /// cause once), not its description: a timeout or an answer that is not valid HTTP keeps its
+    /// meaning, anything else is a network failure.
+    static func network(_ url: String, _ error: any Error) -> VideoError {
+        guard let error = error as? LoaderError else { return VideoError(.network, "\(url): \(error)", underlying: error) }
+        let code: Code = error == .timeout ? .timeout : error == .invalidResponse ? .invalidResponse : .network
+        return VideoError(code, "\(url): \(error.message)", underlying: error)
     }
 }

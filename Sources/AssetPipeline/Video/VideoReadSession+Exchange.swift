@@ -11,6 +11,8 @@ extension VideoReadSession {
         var headers: HeaderFields
         var requestTime: Date
         var responseTime: Date
+        /// When the whole exchange, body included, must be over (the loader's total timeout).
+        var deadline: NIODeadline
         var status: Int { Int(response.status.code) }
     }
 
@@ -87,14 +89,22 @@ extension VideoReadSession {
         let exchange = try await send(request)
         switch exchange.status {
         case 206:
+            // the bytes asked for, clipped to the end: a range that starts elsewhere or stops short
+            // (which would be asked for again and again) is refused
+            let wanted = min(end, version?.info.totalLength ?? .max)
             guard let contentRange = exchange.headers["Content-Range"].flatMap(ContentRange.init), let range = contentRange.range,
-                  range.lowerBound == start
+                  range.lowerBound == start, range.upperBound >= min(wanted, contentRange.totalLength ?? .max)
             else {
-                throw VideoError(.invalidResponse, "\(url) answered bytes \(exchange.headers["Content-Range"] ?? "(none)") to bytes=\(start)-")
+                await drain(exchange.response)
+                throw VideoError(.invalidResponse, "\(url) answered bytes \(exchange.headers["Content-Range"] ?? "(none)") to bytes=\(start)-\(end - 1)")
             }
-            try await settle(responseInfo(exchange, total: contentRange.totalLength, rangesSupported: true), exchange, confirmed: sentIfRange)
+            let info = responseInfo(exchange, total: contentRange.totalLength, rangesSupported: true)
+            // honouring If-Range confirms the stored version, unless the answer names another one
+            let confirmed = sentIfRange && !(version.map { VideoVersion.contradicts($0.info, info) } ?? false)
+            try await settle(info, exchange, confirmed: confirmed)
             let fetch = ChunkFetch(util: util, key: key, version: version!, body: exchange.response.body, start: start,
-                                   bodyEnd: range.upperBound, claims: claims, runEnd: runEnd, statistics: statistics)
+                                   bodyEnd: range.upperBound, claims: claims, runEnd: runEnd, statistics: statistics,
+                                   deadline: exchange.deadline)
             return (fetch, true)
         case 200:
             var info = responseInfo(exchange, total: Self.contentLength(exchange.headers), rangesSupported: false)
@@ -104,7 +114,8 @@ extension VideoReadSession {
             }
             try await settle(info, exchange, confirmed: false)
             let fetch = ChunkFetch(util: util, key: key, version: version!, body: exchange.response.body, start: 0,
-                                   bodyEnd: info.totalLength, claims: claims, runEnd: runEnd, statistics: statistics)
+                                   bodyEnd: info.totalLength, claims: claims, runEnd: runEnd, statistics: statistics,
+                                   deadline: exchange.deadline)
             return (fetch, false)
         case 416:
             guard let total = exchange.headers["Content-Range"].flatMap(ContentRange.init)?.totalLength else {
@@ -214,13 +225,16 @@ extension VideoReadSession {
         let deadline = NIODeadline.now() + .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         do {
             let response = try await util.manager.loader.send(request, deadline: deadline, kind: .video).response
-            return Exchange(response: response, headers: HeaderFields(response.headers), requestTime: requestTime, responseTime: util.clock.now)
+            statistics.update { $0.status = Int(response.status.code) }
+            return Exchange(
+                response: response, headers: HeaderFields(response.headers), requestTime: requestTime, responseTime: util.clock.now,
+                deadline: deadline)
         } catch let error as CancellationError {
             throw error
         } catch let error as LoaderError where error == .cancelled {
             throw CancellationError()
         } catch {
-            throw VideoError(.network, "\(url): \(error)", underlying: error)
+            throw VideoError.network(url, error)
         }
     }
 

@@ -4,7 +4,8 @@ import AsyncHTTPClient
 import Foundation
 
 /// One range read in progress: walks the range chunk by chunk, reading present chunks from the
-/// store, waiting for chunks other reads are fetching, and fetching runs of missing chunks.
+/// store, waiting for chunks other reads are fetching, and fetching runs of missing chunks; or,
+/// when the disk cache holds the whole resource, reads it from there and nothing else.
 ///
 /// Used by one task at a time (the stream's iterator); it holds no lock across an `await`.
 final class VideoReadSession {
@@ -29,6 +30,9 @@ final class VideoReadSession {
     /// Bytes handed out so far: once non-zero, a new version can no longer be adopted.
     var yielded: Int64 = 0
     var fetch: ChunkFetch?
+    /// The whole copy in the disk cache this read is served from, when there is one (then the
+    /// chunk store is not used).
+    var wholeCopy: DiskCache.DataFile?
 
     init(util: VideoUtil, url: String, range: VideoByteRange, statistics: StatisticsBox) {
         self.util = util
@@ -66,6 +70,7 @@ final class VideoReadSession {
         finished = true
         fetch?.close()
         fetch = nil
+        wholeCopy = nil
     }
 
     // MARK: start
@@ -76,6 +81,7 @@ final class VideoReadSession {
             (position, end) = (range.lowerBound, range.lowerBound)
             return
         }
+        if try await openWholeCopy() { return }
         let (store, key) = (util.store, key)
         if let record = try await util.runIO({ try store.record(forKey: key) }) {
             switch freshness(of: record) {
@@ -106,12 +112,17 @@ final class VideoReadSession {
         }
     }
 
-    private enum Freshness { case use, validate, drop }
+    enum Freshness { case use, validate, drop }
 
     /// What RFC 9111 allows for the stored record: serve it, validate it first, or drop it.
     private func freshness(of record: ChunkRecord) -> Freshness {
         let hasValidator = record.info.eTag != nil || record.info.lastModified != nil
         guard let stored = record.storedResponse else { return hasValidator ? .validate : .drop }
+        return freshness(of: stored)
+    }
+
+    /// What RFC 9111 allows for a stored response: serve it, validate it first, or drop it.
+    func freshness(of stored: StoredResponse) -> Freshness {
         switch util.policy.decide(stored: stored, request: HeaderFields(), now: util.clock.now) {
         case .fresh, .staleAllowed, .staleWhileRevalidate: return .use
         case .mustRevalidate: return .validate
@@ -152,6 +163,7 @@ final class VideoReadSession {
     /// Hands out the chunk under ``position`` from wherever it is, or starts the fetch that will
     /// bring it (then returns nil and is called again).
     private func step() async throws -> Data? {
+        if let wholeCopy { return try await readWholeCopy(wholeCopy) }
         let index = Int(position / Int64(chunkSize))
         if let fetch {
             if fetch.covers(index) {
@@ -239,7 +251,7 @@ final class VideoReadSession {
         case let error as VideoError: return error
         case is CancellationError: return VideoError(.cancelled, "the read of \(url) was cancelled")
         case let error as StorageError: return VideoError(.storage, error.message, underlying: error)
-        default: return VideoError(.network, "\(url): \(error)", underlying: error)
+        default: return VideoError.network(url, error)
         }
     }
 }

@@ -4,8 +4,10 @@ import Foundation
 public struct VideoReadStatistics: Sendable, Equatable {
     /// Bytes handed to the caller.
     public var bytes: Int64 = 0
-    /// ... of which were read from stored chunks.
+    /// ... of which were read from the cache: stored chunks, or a whole copy in the disk cache.
     public var bytesFromCache: Int64 = 0
+    /// ... of those, the bytes read from a whole copy in the disk cache (a video prefetched whole).
+    public var bytesFromDiskCache: Int64 = 0
     /// Body bytes that this read's own requests received (whole chunks, so it may exceed the
     /// bytes handed out).
     public var bytesFromOrigin: Int64 = 0
@@ -13,6 +15,9 @@ public struct VideoReadStatistics: Sendable, Equatable {
     public var bytesFromSharedFetches: Int64 = 0
     /// Requests this read sent to the origin.
     public var originRequests: Int = 0
+    /// The status of the last response the origin sent this read (206 for a range, 304 for a
+    /// revalidation); nil when the cache answered alone.
+    public var status: Int?
     /// The resource's total length, once known.
     public var totalLength: Int64?
     /// The bytes served, once the length resolved the range.
@@ -25,6 +30,7 @@ public struct VideoReadStatistics: Sendable, Equatable {
     mutating func addCosts(of other: VideoReadStatistics) {
         bytesFromOrigin += other.bytesFromOrigin
         originRequests += other.originRequests
+        if status == nil { status = other.status }
     }
 }
 

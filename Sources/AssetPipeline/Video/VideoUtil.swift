@@ -7,6 +7,13 @@ import Logging
 /// Byte ranges of large media over HTTP, cached as fixed-size chunks in the manager's
 /// `ChunkStore`.
 ///
+/// - Where a video's bytes live (one place per asset, never two): a video fetched whole (by
+///   `assetpipe prefetch`, ``AssetsManager/load(_:)`` or `assetpipe get`) is one entry of the disk
+///   cache, and reads of it are served from that entry with no request (a stale entry is
+///   confirmed first with one conditional request for one byte); a video read in ranges, or
+///   prefetched as a prefix (`--video-prefix`), is chunks in the chunk store. A whole copy that
+///   the origin no longer confirms is removed before chunks of the new version are stored, and a
+///   video downloaded whole replaces its chunks.
 /// - Present chunks are read from disk; missing ones are fetched with `Range` requests, a run of
 ///   adjacent missing chunks in one request; readers of a chunk that another read is fetching
 ///   wait for that fetch instead of sending their own.
@@ -102,13 +109,14 @@ public final class VideoUtil: Sendable {
     /// end or the other), fetching only missing chunks. Either may be 0. Returns the costs.
     ///
     /// This is what `assetpipe prefetch --video-prefix` calls for a video item: one call, no bytes
-    /// kept in memory, the same errors as ``read(for:byteRange:)``.
+    /// kept in memory, the same errors as ``read(for:byteRange:)``. A video the disk cache holds whole
+    /// costs nothing (its bytes are read there, and nothing is stored).
     @discardableResult
     public func prefetch(for url: URL, head: Int64, tail: Int64) async throws -> VideoReadStatistics {
         try await prefetch(address: url.absoluteString, head: head, tail: tail)
     }
 
-    /// Drops every stored chunk of `url`.
+    /// Drops what is stored of `url`: every chunk, and a whole copy in the disk cache.
     public func removeCached(for url: URL) async throws {
         try await removeCached(address: url.absoluteString)
     }
@@ -152,17 +160,22 @@ public final class VideoUtil: Sendable {
             let part = stream.statistics
             total.bytes += part.bytes
             total.bytesFromCache += part.bytesFromCache
+            total.bytesFromDiskCache += part.bytesFromDiskCache
             total.bytesFromSharedFetches += part.bytesFromSharedFetches
             total.addCosts(of: part)
+            total.status = part.status ?? total.status
             total.totalLength = part.totalLength ?? total.totalLength
         }
         return total
     }
 
     package func removeCached(address url: String) async throws {
-        let store = self.store
+        let (store, disk) = (self.store, manager.diskCache)
         let key = Self.cacheKey(for: url)
-        try await manager.runIO { _ = try store.removeResource(forKey: key) }
+        try await manager.runIO {
+            _ = try store.removeResource(forKey: key)
+            _ = try disk.remove(key: key)
+        }
     }
 
     package func cachedRecord(address url: String) async throws -> ChunkRecord? {

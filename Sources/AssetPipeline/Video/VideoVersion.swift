@@ -42,4 +42,17 @@ struct VideoVersion: Sendable {
         if stored.lastModified != nil || fresh.lastModified != nil { return false }
         return stored.totalLength != nil && stored.totalLength == fresh.totalLength
     }
+
+    /// Whether `fresh` (a range response) names another version than `stored`: two different
+    /// known lengths, two entity tags that do not match strongly, or (without tags) two different
+    /// `Last-Modified`. A response that names no validator contradicts nothing.
+    static func contradicts(_ stored: ChunkRecord.ResourceInfo, _ fresh: ChunkRecord.ResourceInfo) -> Bool {
+        if let a = stored.totalLength, let b = fresh.totalLength, a != b { return true }
+        if let storedTag = stored.eTag, let freshTag = fresh.eTag {
+            guard let a = EntityTag(storedTag), let b = EntityTag(freshTag) else { return storedTag != freshTag }
+            return !a.stronglyMatches(b)
+        }
+        if stored.eTag == nil, fresh.eTag == nil, let a = stored.lastModified, let b = fresh.lastModified { return a != b }
+        return false
+    }
 }

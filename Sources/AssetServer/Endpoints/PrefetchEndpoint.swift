@@ -11,8 +11,9 @@ import NIOFoundationCompat
 /// `assetpipe prefetch --report` (with `id` and `state`); `DELETE /v1/prefetch/{id}` cancels it
 /// (or forgets an ended one).
 ///
-/// Query options of the POST: `validate=1`, `concurrency=N` and `perHost=N` (at most the server's
-/// own settings).
+/// Query options of the POST: `validate=1`, `videoPrefix=BYTES` (a video's first bytes into the
+/// chunk store instead of the whole video into the disk cache), `concurrency=N` and `perHost=N` (at
+/// most the server's own settings).
 struct PrefetchEndpoint: Sendable {
     let context: ServerContext
 
@@ -39,6 +40,7 @@ struct PrefetchEndpoint: Sendable {
         if incoming.parameter("validate") != nil { prefetch.validate = incoming.flag("validate") }
         if let concurrency = try incoming.positiveInt("concurrency") { prefetch.concurrency = min(concurrency, prefetch.concurrency) }
         if let perHost = try incoming.positiveInt("perHost") { prefetch.perHost = min(perHost, prefetch.perHost) }
+        if let prefix = try incoming.positiveInt("videoPrefix") { prefetch.videoPrefix = Int64(prefix) }
         let job = try context.jobs.start(lines: lines, prefetch: prefetch)
         var reply = Reply.json(.object([
             ("id", .string(job.id)), ("state", .string(job.phase.rawValue)), ("items", .number(Double(items))),

@@ -6,13 +6,15 @@ import Foundation
 /// The record file (`<hash>/record.json`) is the commit record: a chunk is renamed into place
 /// before the record claims it, and unclaimed before it is deleted, so a claimed chunk is whole.
 public struct ChunkRecord: Sendable, Equatable {
-    /// A present chunk: its length (the chunk size, or less for the last) and its last access
-    /// (seconds since 1970).
+    /// A present chunk: its length (the chunk size, or less for the last), its last access
+    /// (seconds since 1970) and the lowercase hex SHA-256 of its bytes (nil in records written
+    /// before chunks carried one), which ``ChunkStore/verify()`` checks.
     public struct Chunk: Sendable, Equatable {
         /// The chunk's length in bytes.
         public var length: Int
         /// When the chunk was last read or written, in seconds since 1970.
         public var lastAccess: Double
+        public var checksum: String?
     }
 
     /// The cache key.
@@ -95,7 +97,9 @@ extension ChunkRecord {
         func opt(_ s: String?) -> CompactJSON { s.map(CompactJSON.string) ?? .null }
         let list = chunks.keys.sorted().map { index -> CompactJSON in
             let chunk = chunks[index]!
-            return .array([.number(Double(index)), .number(Double(chunk.length)), .number((chunk.lastAccess * 1000).rounded())])
+            var fields: [CompactJSON] = [.number(Double(index)), .number(Double(chunk.length)), .number((chunk.lastAccess * 1000).rounded())]
+            if let checksum = chunk.checksum { fields.append(.string(checksum)) }
+            return .array(fields)
         }
         return CompactJSON.object([
             ("format", .number(Double(Self.formatVersion))),
@@ -148,17 +152,28 @@ extension ChunkRecord {
             originalUrlString: url, rangesSupported: rangesSupported, http: http)
         var chunks: [Int: Chunk] = [:]
         for item in list {
-            guard case let .array(fields) = item, fields.count == 3,
+            // [index, length, access ms] or, since chunks carry checksums, [..., sha256 hex]
+            guard case let .array(fields) = item, fields.count == 3 || fields.count == 4,
                   let index = fields[0].int64Value, index >= 0, index < Int64(Int32.max),
                   let length = fields[1].int64Value, length > 0, length <= chunkSize,
                   let access = fields[2].int64Value
             else { return nil }
-            chunks[Int(index)] = Chunk(length: Int(length), lastAccess: Double(access) / 1000)
+            var checksum: String?
+            if fields.count == 4 {
+                guard let text = fields[3].stringValue, Self.isChecksum(text) else { return nil }
+                checksum = text
+            }
+            chunks[Int(index)] = Chunk(length: Int(length), lastAccess: Double(access) / 1000, checksum: checksum)
         }
         self.chunks = chunks
         // a claim the length contradicts is not whole
         for (index, chunk) in chunks where expectedLength(ofChunk: index).map({ $0 != chunk.length }) ?? true {
             return nil
         }
+    }
+
+    /// 64 lowercase hex digits.
+    static func isChecksum(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
     }
 }

@@ -82,6 +82,10 @@ extension ChunkStore {
         }
     }
 
+    /// Temporary files, unclaimed chunk files, unreadable records and claims of missing or
+    /// wrong-sized chunks that opening the store removed.
+    public var repairedAtOpen: Int { state.withLock { $0.repairedAtOpen } }
+
     /// Bytes of chunk data held (as this process last saw the directory).
     public var totalBytes: Int64 { state.withLock { $0.totalBytes } }
 

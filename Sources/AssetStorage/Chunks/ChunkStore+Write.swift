@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Crypto
 import Foundation
 
 extension ChunkStore {
@@ -104,6 +105,7 @@ extension ChunkStore {
             throw StorageError(.invalidArgument, "chunk \(index) of \(key) has \(bytes.count) bytes, not the length its record allows")
         }
         guard Int64(bytes.count) <= configuration.maxBytes else { return .noRoom }
+        let checksum = CacheKeyHash.hex(SHA256.hash(data: bytes))
 
         let temp = temporaryPath()
         let fd = try POSIX.open(temp, O_WRONLY | O_CREAT | O_EXCL, 0o644)
@@ -130,7 +132,8 @@ extension ChunkStore {
                     try POSIX.rename(temp, chunkPath(id))
                 }
                 var updated = state.withLock { $0.resources[hash]!.record }
-                updated.chunks[index] = ChunkRecord.Chunk(length: bytes.count, lastAccess: configuration.clock.now.timeIntervalSince1970)
+                updated.chunks[index] = ChunkRecord.Chunk(
+                    length: bytes.count, lastAccess: configuration.clock.now.timeIntervalSince1970, checksum: checksum)
                 try writeRecordLocked(updated, hash: hash)
                 try bumpCounter()
                 return .stored
@@ -161,10 +164,12 @@ extension ChunkStore {
     }
 
     /// Evicts least recently used chunks that no reader here has pinned until `incoming` more
-    /// bytes fit the budget; false (and nothing evicted) when they cannot. Call under the lock.
-    func makeRoomLocked(for incoming: Int64) throws -> Bool {
+    /// bytes fit `budget` (by default the configured one); false (and nothing evicted) when they
+    /// cannot. Call under the lock.
+    func makeRoomLocked(for incoming: Int64, budget: Int64? = nil) throws -> Bool {
+        let budget = budget ?? configuration.maxBytes
         let (victims, fits) = state.withLock { s -> ([(ChunkID, Int)], Bool) in
-            let excess = s.totalBytes + incoming - configuration.maxBytes
+            let excess = s.totalBytes + incoming - budget
             guard excess > 0 else { return ([], true) }
             var candidates: [(id: ChunkID, length: Int, access: Double)] = []
             for (hash, resource) in s.resources {

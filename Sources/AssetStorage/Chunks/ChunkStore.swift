@@ -25,6 +25,8 @@ import Synchronization
 ///   records that changed before it decides anything.
 /// - Reads record access times in memory; they reach the record files with the next write of
 ///   that record, ``flush()`` or ``close()``.
+/// - Each claimed chunk carries its SHA-256 in the record; ``verify()`` re-reads every chunk
+///   against it and drops the ones that fail, ``prune(maxBytes:maxAge:)`` trims by age and size.
 ///
 /// All methods block on file I/O: call them from a thread that may block (the `AssetsManager`
 /// runs them on its I/O thread pool).
@@ -62,6 +64,8 @@ public final class ChunkStore: Sendable {
         var pins: [ChunkID: Int] = [:]
         var closed = false
         var evictedChunks = 0
+        /// Files and claims that opening removed (what crashed writers or damage left).
+        var repairedAtOpen = 0
         var totalBytes: Int64 { resources.values.reduce(0) { $0 + $1.record.presentBytes } }
     }
 
@@ -251,9 +255,14 @@ public final class ChunkStore: Sendable {
     /// (or of another chunk size), unclaimed chunk files, and claims of chunks that are missing
     /// or of the wrong size. Call under the lock.
     private func repairDirectory() throws {
+        var repaired = 0
+        defer { state.withLock { $0.repairedAtOpen = repaired } }
         for name in try POSIX.listDirectory(tmpDir) {
             let pid = Int32(name.prefix { $0 != "-" }) ?? 0
-            if !POSIX.processIsAlive(pid) || pid == getpid() { try POSIX.unlink(tmpDir + "/" + name) }
+            if !POSIX.processIsAlive(pid) || pid == getpid() {
+                try POSIX.unlink(tmpDir + "/" + name)
+                repaired += 1
+            }
         }
         var changed = false
         for hash in try POSIX.listDirectory(root) where Self.isResourceName(hash) {
@@ -262,6 +271,7 @@ public final class ChunkStore: Sendable {
             guard let bytes, var record = ChunkRecord(jsonBytes: bytes), record.chunkSize == configuration.chunkSize else {
                 try removeFolder(dir)
                 changed = true
+                repaired += 1
                 continue
             }
             let prefix = Self.hex(record.generation) + "-"
@@ -274,9 +284,11 @@ public final class ChunkStore: Sendable {
                     seen.insert(index)
                 } else {
                     try POSIX.unlink(dir + "/" + file)
+                    repaired += 1
                 }
             }
             let missing = record.chunks.keys.filter { !seen.contains($0) }
+            repaired += missing.count
             if !missing.isEmpty {
                 for index in missing { record.chunks[index] = nil }
                 try writeRecordLocked(record, hash: hash)
