@@ -76,8 +76,8 @@ struct FaultHarness: Sendable {
     /// should succeed must not time out.
     struct Limits: Sendable {
         var connect: Duration = .seconds(10)
-        var read: Duration = .seconds(4)
-        var total: Duration = .seconds(12)
+        var read: Duration = .seconds(15)
+        var total: Duration = .seconds(25)
     }
 
     static func start(timing: NetworkFault.Timing = .init(), limits: Limits = Limits()) async throws -> FaultHarness {
