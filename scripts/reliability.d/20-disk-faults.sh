@@ -6,7 +6,8 @@ cd "$ROOT"
 mkdir -p .build/reliability
 echo "## Disk faults"
 echo
-if ! swift test list --skip-build 2>/dev/null | grep -q "DiskFaultTests"; then
+tests=$(swift test list --skip-build 2>/dev/null || true)   # whole, then searched: grep -q would cut the pipe
+if ! grep -q "DiskFaultTests" <<<"$tests"; then
   echo "_Not measured in this run: the disk faults (a full disk in a private tmpfs, a read-only cache"
   echo "directory, the directory removed while a prefetch runs, a limit of 64 open files) are built on another"
   echo "branch. This script runs every test whose name matches \`DiskFaultTests\`, and the tree it ran on has none._"
