@@ -6,7 +6,7 @@ import Darwin
 import Foundation
 
 extension DiskCache {
-    /// A streamed write of one entry: ``append(_:)`` the body, then ``commit(_:expectedSize:finalPiece:)``
+    /// A streamed write of one entry: ``append(_:)-(UnsafeRawBufferPointer)`` the body, then ``commit(_:expectedSize:finalPiece:)``
     /// or ``discard()``. The bytes go to a temporary file and are hashed (XXH3-128) as they pass; the
     /// commit appends the metadata and the footer and renames the file into place. Nothing is visible
     /// to readers before the commit. Dropping a writer without committing discards it.

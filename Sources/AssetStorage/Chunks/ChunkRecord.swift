@@ -14,6 +14,8 @@ public struct ChunkRecord: Sendable, Equatable {
         public var length: Int
         /// When the chunk was last read or written, in seconds since 1970.
         public var lastAccess: Double
+        /// The SHA-256 of the chunk's bytes in lowercase hex, checked by `ChunkStore.verify`; nil for
+        /// a chunk recorded before checksums were kept.
         public var checksum: String?
     }
 

@@ -21,6 +21,7 @@ extension ChunkStore {
         /// One line per corrupt chunk: the resource's key, the chunk and what was wrong.
         public var problems: [String] = []
 
+        /// An empty report: nothing checked, nothing found.
         public init() {}
     }
 
