@@ -205,9 +205,9 @@ let package = Package(
         ),
 
         // MARK: tests
-        .testTarget(name: "AssetStorageTests", dependencies: ["AssetStorage", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "AssetStorageTests", dependencies: ["AssetStorage", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "AssetCodecsTests", dependencies: ["AssetCodecs", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "AssetLottieTests", dependencies: ["AssetLottie", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .testTarget(name: "AssetLottieTests", dependencies: ["AssetLottie", "AssetTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "AssetLoadingTests", dependencies: [
             "AssetLoading", "AssetStorage", "AssetTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,3 +1,4 @@
+@testable import AssetLoading
 import AssetTestSupport
 import AsyncHTTPClient
 import Foundation
@@ -22,7 +23,9 @@ struct ServerRobustnessTests {
                 for _ in 0..<500 { group.addTask { try await harness.send(target) } }
                 // every request is in (and waiting on the one origin request) before it answers
                 await harness.origin.waitForRequests(path: "/cold.bin", count: 1)
-                try await Task.sleep(for: .milliseconds(200))
+                let loader = harness.manager.loader
+                let deadline = ContinuousClock.now + .seconds(60)
+                while loader.inFlight.waiterCount < 500, ContinuousClock.now < deadline { await Task.yield() }
                 gate.open()
                 var answers = 0
                 for try await answer in group {
