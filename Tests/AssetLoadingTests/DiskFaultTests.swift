@@ -12,20 +12,8 @@ import Testing
 struct DiskFaultTests {
     static let size = 200_000
 
-    /// Whether this machine lets us mount a tmpfs in a private mount namespace (`unshare -m`): root,
-    /// or a user namespace that allows it. Where it does not, the tmpfs tests are skipped.
-    static let canMountTmpfs: Bool = {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/bin/sh")
-        probe.arguments = ["-c", "command -v unshare >/dev/null && d=$(mktemp -d) && unshare -m --propagation private sh -c 'mount -t tmpfs -o size=1m tmpfs \"$0\" && umount \"$0\"' \"$d\"; s=$?; rmdir \"$d\" 2>/dev/null; exit $s"]
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
-    }()
-
-    static let tmpfsSkip: Comment = "needs `unshare -m` and `mount -t tmpfs` (root in a private mount namespace); not permitted here"
+    static let canMountTmpfs = MountNamespace.canMountTmpfs
+    static let tmpfsSkip = Comment(rawValue: MountNamespace.skipReason)
 
     /// `/PREFIX/i` answers `size` bytes of the pattern (fresh for an hour); under /slow/ they come in
     /// four pieces 200 ms apart.

@@ -15,19 +15,8 @@ struct PrefetchDiskFaultTests {
     static let size = 200_000
     static let expected = TestContent.generatedBytes(0..<size)
 
-    /// Whether `unshare -m` with a tmpfs mount is permitted here (root, or a user namespace that allows it).
-    static let canMount: Bool = {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/bin/sh")
-        probe.arguments = ["-c", "command -v unshare >/dev/null && d=$(mktemp -d) && unshare -m --propagation private sh -c 'mount -t tmpfs -o size=1m tmpfs \"$0\" && umount \"$0\"' \"$d\"; s=$?; rmdir \"$d\" 2>/dev/null; exit $s"]
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
-    }()
-
-    static let mountSkip: Comment = "needs `unshare -m` and `mount` in a private mount namespace (root, or a user namespace that allows it); not permitted here"
+    static let canMount = MountNamespace.canMountTmpfs
+    static let mountSkip = Comment(rawValue: MountNamespace.skipReason)
 
     /// `/NAME/i.bin` for every name and count: `size` bytes of TestContent's pattern, fresh for an hour.
     func startOrigin(_ routes: [String: Int], gate: TestGate? = nil, gated: String? = nil) async throws -> TestOrigin {
