@@ -13,9 +13,11 @@ extension AssetLoader {
     /// background revalidation. A request's `max-stale`: `stale`. When the origin fails (connection,
     /// timeout, 5xx) a stale entry answers if `stale-if-error` or `max-stale` allow it. `only-if-cached`
     /// without a usable entry: ``LoaderError/notCached``.
-    func loadFollowingProtocol(_ target: LoadTarget, start: Date) async throws -> AssetResponse {
+    func loadFollowingProtocol(_ target: LoadTarget, start: Date, found: CachedEntry?? = nil) async throws -> AssetResponse {
         let requestHeaders = target.request.headers
-        guard let entry = try await self.lookup(target), let stored = entry.stored else {
+        let looked: CachedEntry?
+        if let found { looked = found } else { looked = try await self.lookup(target) }
+        guard let entry = looked, let stored = entry.stored else {
             // parsed only on a miss: on a hit `decide` reads the request's directives itself
             if CacheControl(headers: requestHeaders).onlyIfCached {
                 throw LoaderError.notCached.with(message: "only-if-cached: \(target.cacheKey) is not cached")
