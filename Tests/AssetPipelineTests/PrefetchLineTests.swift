@@ -20,7 +20,8 @@ struct PrefetchLineTests {
         }
         #expect(reason.contains("unknown kind 'audio'"))
         for line in ["not a url", "ftp://h/file", "file:///etc/passwd", "http:///nohost", "http://h/a b", "mailto:a@b.c",
-                     "https://cdn.s://cd\u{0B}n.example.org/a", "http://h/a\u{0}b", "http://h/a\u{7F}"] {
+                     "https://cdn.s://cd\u{0B}n.example.org/a", "http://h/a\u{0}b", "http://h/a\u{7F}",
+                     "http://h/a\u{2003}b", "http://h/a\u{85}b", "http://h/\u{A0}a"] {
             guard case .malformed = PrefetchLine.parse(line) else {
                 Issue.record("'\(line)' should be malformed")
                 continue
@@ -32,6 +33,8 @@ struct PrefetchLineTests {
         #expect(PrefetchLine.trimmingWhitespace(" \t http://h/a \r\n") == "http://h/a")
         #expect(PrefetchLine.trimmingWhitespace("\u{00A0}http://h/a\u{2003}") == "http://h/a")
         #expect(PrefetchLine.trimmingWhitespace(" \t ").isEmpty)
+        #expect(PrefetchLine.trimmingWhitespace("http://h/a") == "http://h/a")
+        #expect(PrefetchLine.trimmingWhitespace("http://h/a\u{2003}") == "http://h/a")
         #expect(PrefetchLine.parse("\u{00A0}http://h/x.json\t lottie\u{00A0}") == .item(url: "http://h/x.json", kind: .lottie))
         #expect(KindSniffer.guess(contentType: " Image/PNG ; charset=x", prefix: [], url: "http://h/x") == .image)
         #expect(Prefetcher.origin(ofKey: "http://h:8080/a/b?q") == "http://h:8080")
@@ -61,6 +64,10 @@ struct PrefetchLineTests {
         #expect(KindSniffer.guess(contentType: "application/zip", prefix: zip, url: "http://h/a.zip") == .raw)
         #expect(KindSniffer.guess(contentType: "image/webp", prefix: [], url: "http://h/a") == .image)
         #expect(KindSniffer.guess(contentType: "video/mp4", prefix: [], url: "http://h/a") == .video)
+        #expect(KindSniffer.guess(contentType: "application/x-Lottie+json", prefix: [], url: "http://h/a") == .lottie)
+        #expect(KindSniffer.guess(contentType: "application/lottie", prefix: [], url: "http://h/a") == .lottie)
+        #expect(KindSniffer.guess(contentType: "application/lotti", prefix: [], url: "http://h/a") == .raw)
+        #expect(KindSniffer.contains("aab".utf8, "ab".utf8) && !KindSniffer.contains("ab".utf8, "abc".utf8) && KindSniffer.contains("x".utf8, "".utf8))
         #expect(KindSniffer.guess(contentType: "text/plain", prefix: Array("hello".utf8), url: "http://h/a.txt") == .raw)
     }
 
@@ -71,6 +78,9 @@ struct PrefetchLineTests {
         #expect(KindSniffer.kind(ofPath: "https://h/v1.2/file") == nil)
         #expect(KindSniffer.kind(ofPath: "https://h/notes.txt") == nil)
         #expect(KindSniffer.kind(ofPath: "https://h/") == nil)
+        #expect(KindSniffer.kind(ofPath: "https://h/a?x=b.png") == nil)
+        #expect(KindSniffer.kind(ofPath: "https://h/a.jpeg#x?y.json") == .image)
+        #expect(KindSniffer.kind(ofPath: "https://h/a.m3u8?x#y") == .video)
     }
 
     @Test func theDuplicateFilterIsExactWithinItsWindowAndBounded() {

@@ -11,16 +11,34 @@ public enum KindSniffer {
         let type = contentType?.split(separator: ";").first.map { PrefetchLine.trimmingWhitespace($0).lowercased() } ?? ""
         if type.hasPrefix("image/") { return .image }
         if type.hasPrefix("video/") || type == "application/vnd.apple.mpegurl" { return .video }
-        if type.contains("lottie") { return .lottie }
+        if contains(type.utf8, "lottie".utf8) { return .lottie }
         return .raw
+    }
+
+    /// Whether `needle` occurs in `haystack`, byte for byte (the stdlib's search, not Foundation's
+    /// `range(of:)`, which an unqualified `String.contains` reaches here and which costs as much as
+    /// a cached item's whole check).
+    static func contains(_ haystack: some Collection<UInt8>, _ needle: some Collection<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        var start = haystack.startIndex
+        while let at = haystack[start...].firstIndex(of: first) {
+            if haystack[at...].starts(with: needle) { return true }
+            start = haystack.index(after: at)
+        }
+        return false
     }
 
     /// The kind a URL's file extension suggests (query and fragment ignored), or nil. Used to pick the
     /// request's kind (its body size limit and the kind the cache records) before any byte arrives.
     public static func kind(ofPath url: String) -> AssetKind? {
-        let path = url.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: "#", maxSplits: 1).first ?? $0 } ?? ""
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        switch path[path.index(after: dot)...].lowercased() {
+        // bytes, not Characters: this runs once per list line, and Foundation's `contains` on a
+        // String argument cost more than the rest of a cached item's check
+        var path = url.utf8[...]
+        if let end = path.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { path = path[..<end] }
+        guard let dot = path.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+        let ext = path[path.index(after: dot)...]
+        guard !ext.contains(UInt8(ascii: "/")) else { return nil }
+        switch String(decoding: ext, as: UTF8.self).lowercased() {
         case "png", "jpg", "jpeg", "gif", "webp", "avif", "heic": return .image
         case "json", "lottie", "tgs": return .lottie
         case "mp4", "m4v", "m4a", "mov", "webm", "mkv", "ts", "m4s", "mpd", "m3u8": return .video
@@ -53,8 +71,8 @@ public enum KindSniffer {
         guard let first = bytes.firstIndex(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }),
             bytes[first] == UInt8(ascii: "{")
         else { return false }
-        let text = String(decoding: bytes[first...], as: UTF8.self)
+        let text = bytes[first...]
         let keys = ["\"v\"", "\"fr\"", "\"layers\"", "\"assets\"", "\"ip\"", "\"op\"", "\"ddd\"", "\"ks\"", "\"ty\""]
-        return keys.filter { text.contains($0) }.count >= 2
+        return keys.filter { contains(text, $0.utf8) }.count >= 2
     }
 }

@@ -36,6 +36,9 @@ public enum PrefetchLine: Sendable, Equatable {
     /// `text` without leading and trailing whitespace (Unicode's, line breaks included); no
     /// Foundation bridging, as a list of a million lines is parsed line by line.
     static func trimmingWhitespace<S: StringProtocol>(_ text: S) -> S.SubSequence {
+        // the usual line has nothing to trim: it starts and ends with a printable ASCII byte
+        func printable(_ c: Character?) -> Bool { c?.asciiValue.map { $0 > 0x20 && $0 < 0x7F } ?? false }
+        if printable(text.first), printable(text.last) { return text[...] }
         guard let first = text.firstIndex(where: { !$0.isWhitespace }) else { return text[text.endIndex...] }
         let last = text.lastIndex(where: { !$0.isWhitespace })!
         return text[first...last]
@@ -44,7 +47,10 @@ public enum PrefetchLine: Sendable, Equatable {
     /// Why `url` cannot be fetched, or nil when it can.
     static func problem(with url: String) -> String? {
         // every kind of whitespace and control character (URL(string:) lets a vertical tab or a NUL through)
-        if url.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
+        // (ASCII by its bytes; Unicode's properties only for a URL that has non-ASCII bytes)
+        if url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+            || (url.utf8.contains { $0 >= 0x80 } && url.unicodeScalars.contains { $0.properties.isWhitespace })
+        {
             return "not a URL: it contains whitespace or a control character"
         }
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else {
