@@ -28,18 +28,22 @@ struct CacheIndex: Sendable {
         set { segments[position >> Self.segmentShift][position & (Self.segmentSize - 1)] = newValue }
     }
 
-    /// The position of the record for `digest`.
-    func position(of digest: KeyDigest) -> Int? {
+    /// The table slot that holds the position of `digest`'s record (linear probing from its hash).
+    private func slot(of digest: KeyDigest) -> Int? {
         guard !slots.isEmpty else { return nil }
         let mask = slots.count - 1
         var i = Int(truncatingIfNeeded: digest.w1) & mask
         while true {
             let slot = slots[i]
             if slot == 0 { return nil }
-            let p = Int(slot) - 1
-            if self[p].digest == digest { return p }
+            if self[Int(slot) - 1].digest == digest { return i }
             i = (i + 1) & mask
         }
+    }
+
+    /// The position of the record for `digest`.
+    func position(of digest: KeyDigest) -> Int? {
+        slot(of: digest).map { Int(slots[$0]) - 1 }
     }
 
     func record(for digest: KeyDigest) -> IndexRecord? {
@@ -78,15 +82,7 @@ struct CacheIndex: Sendable {
     /// Removes the record for `digest` and returns it. The last record moves into its place.
     @discardableResult
     mutating func remove(_ digest: KeyDigest) -> IndexRecord? {
-        guard !slots.isEmpty else { return nil }
-        let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: digest.w1) & mask
-        while true {
-            let slot = slots[i]
-            if slot == 0 { return nil }
-            if self[Int(slot) - 1].digest == digest { break }
-            i = (i + 1) & mask
-        }
+        guard let i = slot(of: digest) else { return nil }
         let p = Int(slots[i]) - 1
         let removed = self[p]
         deleteSlot(i)
@@ -94,10 +90,8 @@ struct CacheIndex: Sendable {
         if p != last {
             let moved = self[last]
             self[p] = moved
-            // Point the moved record's slot at its new position.
-            var j = Int(truncatingIfNeeded: moved.digest.w1) & mask
-            while Int(slots[j]) - 1 != last { j = (j + 1) & mask }
-            slots[j] = UInt32(p + 1)
+            // Point the moved record's slot (the one slot still naming `last`) at its new position.
+            if let j = slot(of: moved.digest) { slots[j] = UInt32(p + 1) }
         }
         segments[last >> Self.segmentShift].removeLast()
         if segments[last >> Self.segmentShift].isEmpty { segments.removeLast() }
