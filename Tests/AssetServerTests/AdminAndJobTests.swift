@@ -1,5 +1,6 @@
 import AssetLoading
 import AssetTestSupport
+@testable import AssetServer
 import Foundation
 import NIOHTTP1
 import Testing
@@ -173,17 +174,15 @@ struct AdminAndJobTests {
         }
     }
 
-    /// Polls a job until it has ended (its state is no longer `running`) and returns its report.
+    /// Waits until a job has ended (its run is over and its report written) and returns the report
+    /// as the service answers it.
     static func waitForEnd(_ harness: ServerHarness, id: String) async throws -> [String: Any] {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            let answer = try await harness.send("/v1/prefetch/\(id)")
-            #expect(answer.status == 200)
-            let json = try answer.json
-            if json["state"] as? String != "running" { return json }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        Issue.record("job \(id) did not end")
-        throw CancellationError()
+        let job = try #require(harness.server.responder.context.jobs.job(id: id), "no job \(id)")
+        await job.wait()
+        let answer = try await harness.send("/v1/prefetch/\(id)")
+        #expect(answer.status == 200)
+        let json = try answer.json
+        #expect(json["state"] as? String != "running")
+        return json
     }
 }

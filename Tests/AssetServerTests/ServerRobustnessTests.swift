@@ -1,6 +1,7 @@
 @testable import AssetLoading
 import AssetTestSupport
 import AsyncHTTPClient
+@testable import AssetServer
 import Foundation
 import NIOHTTP1
 import NIOCore
@@ -116,7 +117,8 @@ struct ServerRobustnessTests {
         let inFlight = Task { try await harness.send(harness.endpoint("asset", originPath: "/slow.txt")) }
         await harness.origin.waitForRequests(path: "/slow.txt", count: 1)
         let shutdown = Task { await harness.group.triggerGracefulShutdown() }
-        try await Task.sleep(for: .milliseconds(200))
+        // the answer is let go only once the server drains
+        await harness.server.responder.context.state.waitUntilDraining()
         gate.open()
         let answer = try await inFlight.value
         #expect(answer.status == 200)

@@ -43,11 +43,36 @@ import Foundation
 /// Whether the server takes requests: `/readyz` answers 503 before it listens and while it drains.
 final class ServerState: Sendable {
     private enum Phase { case starting, ready, draining }
-    private let phase = Mutex(Phase.starting)
+    private struct State {
+        var phase = Phase.starting
+        var drainWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = Mutex(State())
 
-    func markReady() { phase.withLock { $0 = .ready } }
-    func markDraining() { phase.withLock { $0 = .draining } }
-    var isReady: Bool { phase.withLock { $0 == .ready } }
+    func markReady() { state.withLock { $0.phase = .ready } }
+
+    func markDraining() {
+        let waiters = state.withLock { state in
+            state.phase = .draining
+            defer { state.drainWaiters = [] }
+            return state.drainWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    var isReady: Bool { state.withLock { $0.phase == .ready } }
+
+    /// Returns once the server has begun to drain (at once if it has).
+    func waitUntilDraining() async {
+        await withCheckedContinuation { continuation in
+            let draining = state.withLock { state in
+                if state.phase == .draining { return true }
+                state.drainWaiters.append(continuation)
+                return false
+            }
+            if draining { continuation.resume() }
+        }
+    }
 }
 
 /// A bounded set of keys (it starts again when full).
