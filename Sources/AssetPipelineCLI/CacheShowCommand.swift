@@ -33,7 +33,10 @@ extension CacheCommand {
                 FileHandle.standardOutput.write(Data(meta.jsonBytes + [0x0A]))
                 return
             }
-            for (name, value) in Self.lines(meta) { print(name.padding(toLength: 14, withPad: " ", startingAt: 0) + value) }
+            let lines = Self.lines(meta)
+            // one column for the values, past the longest label (a header's name can be long)
+            let width = max(14, (lines.map(\.0.count).max() ?? 0) + 1)
+            for (name, value) in lines { print(name.padding(toLength: width, withPad: " ", startingAt: 0) + value) }
         }
 
         static func isHash(_ text: String) -> Bool {

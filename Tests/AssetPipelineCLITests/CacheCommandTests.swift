@@ -2,24 +2,6 @@ import AssetStorage
 import Foundation
 import Testing
 
-/// Runs the built `assetpipe` binary.
-func assetpipe(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-    var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    if dir.lastPathComponent.hasSuffix(".xctest") { dir = dir.deletingLastPathComponent() }
-    let process = Process()
-    process.executableURL = dir.appendingPathComponent("assetpipe")
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
-}
-
 func jsonObject(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
 }
@@ -76,6 +58,29 @@ struct CacheCommandTests {
         let missing = try await assetpipeAsync(["cache", "show", "https://example.org/none", "--cache-dir", dir.path])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("no entry for https://example.org/none"))
+    }
+
+    @Test func showKeepsLongHeaderNamesApartFromTheirValues() async throws {
+        let cache = try DiskCache(directory: dir)
+        let http = CacheMetadata.HTTPInfo(
+            status: 200, headers: [("Content-Type", "image/png"), ("Access-Control-Allow-Origin", "*")],
+            requestTime: Date(), responseTime: Date())
+        try cache.store([1, 2, 3], forKey: "with-headers", info: .init(kind: .image, contentType: "image/png", http: http))
+        cache.close()
+        let text = try await assetpipeAsync(["cache", "show", "with-headers", "--cache-dir", dir.path])
+        #expect(text.status == 0)
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        // every value starts in one column, past the longest header name
+        let keyLine = try #require(lines.first { $0.hasPrefix("key ") })
+        let column = keyLine.count - "with-headers".count
+        #expect(keyLine.hasSuffix(" with-headers") && column > "  Access-Control-Allow-Origin".count)
+        func value(_ label: String) -> String? {
+            lines.first { $0.hasPrefix(label + " ") }.map { String($0.dropFirst(column)) }
+        }
+        #expect(value("  Access-Control-Allow-Origin") == "*")
+        #expect(value("  Content-Type") == "image/png")
+        #expect(value("kind") == "image")
+        #expect(value("size")?.hasPrefix("3 ") == true)
     }
 
     @Test func verifyReportsAndRemovesCorruptEntries() async throws {
@@ -168,15 +173,5 @@ struct CacheCommandTests {
         let unusable = try await assetpipeAsync(["cache", "stats", "--cache-dir", "/proc/version/x"])
         #expect(unusable.status == 1)
         #expect(unusable.stderr.contains("assetpipe:"))
-    }
-}
-
-/// Runs the built `assetpipe` binary from async code: the wait happens on a thread of its own,
-/// so that servers in this process (whose handlers run on the cooperative pool) keep answering.
-func assetpipeAsync(_ arguments: [String], environment: [String: String]? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread {
-            continuation.resume(with: Result { try assetpipe(arguments, environment: environment) })
-        }.start()
     }
 }

@@ -221,33 +221,3 @@ struct PrefetchDiskFaultTests {
         #expect(afterSecond.whole == 10 && afterSecond.torn == 0)
     }
 }
-
-/// The built `assetpipe` binary, beside this test bundle.
-var assetpipePath: String {
-    var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    if dir.lastPathComponent.hasSuffix(".xctest") { dir = dir.deletingLastPathComponent() }
-    return dir.appendingPathComponent("assetpipe").path
-}
-
-/// Runs `command` (found on the PATH) and waits on a thread of its own, so that the origin in this
-/// process keeps answering.
-func shellAsync(_ command: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread {
-            continuation.resume(with: Result {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = command
-                let out = Pipe(), err = Pipe()
-                process.standardOutput = out
-                process.standardError = err
-                try process.run()
-                // Little is written to standard output (the runs are quiet): read it first, as `assetpipe()` does.
-                let stdout = out.fileHandleForReading.readDataToEndOfFile()
-                let stderr = err.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
-            })
-        }.start()
-    }
-}

@@ -15,10 +15,8 @@ final class RunningCommand: Sendable {
 
     /// Starts `assetpipe ARGUMENTS`, with `stdin` written to its standard input (then closed).
     init(_ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil) throws {
-        var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        if dir.lastPathComponent.hasSuffix(".xctest") { dir = dir.deletingLastPathComponent() }
         process = Process()
-        process.executableURL = dir.appendingPathComponent("assetpipe")
+        process.executableURL = URL(fileURLWithPath: assetpipePath)
         process.arguments = arguments
         if let environment { process.environment = environment }
         let out = Pipe(), err = Pipe(), input = Pipe()

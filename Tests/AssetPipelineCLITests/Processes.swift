@@ -1,0 +1,50 @@
+import Foundation
+
+/// The built `assetpipe` binary, beside this test bundle.
+var assetpipePath: String {
+    var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    if dir.lastPathComponent.hasSuffix(".xctest") { dir = dir.deletingLastPathComponent() }
+    return dir.appendingPathComponent("assetpipe").path
+}
+
+/// Runs `executable` with `arguments` to its end and returns its exit status and output. Little is
+/// written to standard output (the runs are quiet or short): it is read first, then standard error.
+func runProcess(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil
+) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+}
+
+/// Runs the built `assetpipe` binary.
+func assetpipe(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    try runProcess(assetpipePath, arguments, environment: environment)
+}
+
+/// `body` run on a thread of its own, awaited from async code: a process's wait blocks that thread,
+/// not the cooperative pool, so that servers in this process (whose handlers run there) keep answering.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
+/// Runs the built `assetpipe` binary from async code (see ``onOwnThread(_:)``).
+func assetpipeAsync(_ arguments: [String], environment: [String: String]? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
+    try await onOwnThread { try assetpipe(arguments, environment: environment) }
+}
+
+/// Runs `command` (found on the PATH) from async code (see ``onOwnThread(_:)``).
+func shellAsync(_ command: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+    try await onOwnThread { try runProcess("/usr/bin/env", command) }
+}
