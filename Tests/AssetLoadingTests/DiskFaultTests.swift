@@ -39,10 +39,7 @@ struct DiskFaultTests {
         let origin = try await startOrigin()
         defer { Task { await origin.stop() } }
         let mount = try FaultDirectory()
-        let worker = try FaultWorker(
-            ["unshare", "-m", "--propagation", "private", "sh", "-c",
-             "mount -t tmpfs -o size=3m tmpfs \"$0\" && exec \"$1\" \"$0/cache\" \"$2\" \"$3\"",
-             mount.path, FaultWorker.binary, origin.baseURL, "\(Self.size)"])
+        let worker = try FaultWorker.onTmpfs(mount, size: "3m", origin: origin.baseURL, bodySize: Self.size)
         #expect(try await worker.send("fill \(mount.path)/filler 2700000")["filled"] as? Int ?? 0 > 2_000_000)
         let full = try await worker.send("load full 0 10")
         #expect(full["correct"] as? Int == 10, "\(full)")
@@ -63,10 +60,7 @@ struct DiskFaultTests {
         let origin = try await startOrigin()
         defer { Task { await origin.stop() } }
         let mount = try FaultDirectory()
-        let worker = try FaultWorker(
-            ["unshare", "-m", "--propagation", "private", "sh", "-c",
-             "mount -t tmpfs -o size=16m tmpfs \"$0\" && exec \"$1\" \"$0/cache\" \"$2\" \"$3\"",
-             mount.path, FaultWorker.binary, origin.baseURL, "\(Self.size)"])
+        let worker = try FaultWorker.onTmpfs(mount, size: "16m", origin: origin.baseURL, bodySize: Self.size)
         #expect(try await worker.send("load before 0 3")["stored"] as? Int == 3)
         // A read-only bind mount of the cache directory over itself: the worker's open descriptors keep
         // the writable mount below, every path it resolves from now on is read-only.
@@ -150,6 +144,15 @@ final class FaultWorker: @unchecked Sendable {
     private let input = Pipe()
     private let output = Pipe()
     private var buffer = Data()
+
+    /// A worker whose cache is `mount/cache` on a tmpfs of `size` (mount's notation: `3m`) mounted over
+    /// `mount` in a private mount namespace, so that only the worker sees it.
+    static func onTmpfs(_ mount: FaultDirectory, size: String, origin: String, bodySize: Int) throws -> FaultWorker {
+        try FaultWorker(
+            ["unshare", "-m", "--propagation", "private", "sh", "-c",
+             "mount -t tmpfs -o size=\(size) tmpfs \"$0\" && exec \"$1\" \"$0/cache\" \"$2\" \"$3\"",
+             mount.path, binary, origin, "\(bodySize)"])
+    }
 
     /// Starts `command` (found on the PATH unless absolute).
     init(_ command: [String]) throws {
