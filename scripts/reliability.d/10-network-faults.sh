@@ -10,7 +10,7 @@ matrix=$?
 if [ -n "${FAULT_SOAK_FROM:-}" ]; then
   # the report of an earlier scripts/fault-soak run (FAULT_SOAK_NOTE says which), not run again
   [ "$FAULT_SOAK_FROM" -ef .build/reliability/fault-soak.json ] || cp "$FAULT_SOAK_FROM" .build/reliability/fault-soak.json
-  soak=0
+  soak=-1  # not run here
 else
   scripts/fault-soak "$rounds" .build/reliability/fault-soak.json >.build/reliability/fault-soak.txt 2>&1
   soak=$?
@@ -63,21 +63,40 @@ for f in faults:
 print()
 s = r["samples"]
 picks = [x for x in s if x["round"] in (1,) or x["round"] % max(1, r["rounds"] // 10) == 0]
-print("The process's open descriptors and resident memory, sampled after whole rounds:\n")
-print("| round | open descriptors | resident (MiB) |\n|---:|---:|---:|")
+trim = all("trimmedKiB" in x for x in s)
+print("The process's open descriptors and resident memory, sampled after whole rounds" +
+      (" (resident, then resident again once glibc's `malloc_trim(0)` has handed free pages back):\n" if trim else ":\n"))
+if trim:
+    print("| round | open descriptors | resident (MiB) | after malloc_trim (MiB) |\n|---:|---:|---:|---:|")
+else:
+    print("| round | open descriptors | resident (MiB) |\n|---:|---:|---:|")
 for x in picks:
-    print(f"| {x['round']:,} | {x['fds']} | {x['rssKiB'] / 1024:.1f} |")
+    print(f"| {x['round']:,} | {x['fds']} | {x['rssKiB'] / 1024:.1f} |" + (f" {x['trimmedKiB'] / 1024:.1f} |" if trim else ""))
 print()
 settled = next((x for x in s if x["round"] >= max(1, r["rounds"] // 10)), s[0])
 last = s[-1]
 grown = (last['rssKiB'] - settled['rssKiB']) / 1024
 rounds_between = max(1, last['round'] - settled['round'])
 flat_fds = last['fds'] <= settled['fds'] + 8
-flat_rss = grown <= 16
+measure = "trimmedKiB" if trim else "rssKiB"
+grown_judged = (last[measure] - settled[measure]) / 1024
+flat_rss = grown_judged <= 16
+half = next((x for x in s if x["round"] >= r["rounds"] // 2), last)
 print(f"From round {settled['round']:,} to round {last['round']:,}: descriptors {settled['fds']} -> {last['fds']}"
-      f" ({'flat' if flat_fds else 'GREW'}), resident {settled['rssKiB'] / 1024:.1f} -> {last['rssKiB'] / 1024:.1f} MiB"
-      f" ({grown:+.1f} MiB, {grown * 1024 / rounds_between:+.0f} KiB a round: {'flat' if flat_rss else 'NOT flat, a leak or heap growth not yet explained'})."
-      f" scripts/fault-soak exit status {soak} (its own bound is 64 MiB).")
+      f" ({'flat' if flat_fds else 'GREW'}); resident {settled['rssKiB'] / 1024:.1f} -> {last['rssKiB'] / 1024:.1f} MiB"
+      f" ({grown:+.1f} MiB, {grown * 1024 / rounds_between:+.0f} KiB a round; {half['rssKiB'] / 1024:.1f} MiB at round {half['round']:,})"
+      + (f", after malloc_trim {settled['trimmedKiB'] / 1024:.1f} -> {last['trimmedKiB'] / 1024:.1f} MiB ({grown_judged:+.1f} MiB)" if trim else "")
+      + f": {'flat' if flat_rss else 'NOT flat'} by the {'trimmed' if trim else 'plain'} figure (bound 16 MiB)."
+      + (f" scripts/fault-soak exit status {soak}." if soak >= 0 else "") + "\n")
+if trim:
+    print("The trimmed figure is the one judged: glibc keeps the freed pages of its arenas for reuse, so plain")
+    print("resident memory also counts memory no object holds; it rose most in the first half of the run.\n")
+print("Earlier soaks grew by about 130 KiB a round. heaptrack (the allocations alive after 24 rounds")
+print("less those alive after 8) put all of it in Swift Testing, not the pipeline: the test library hooks")
+print("`swift_willThrow` and keeps a backtrace of every error thrown during a test until the test ends, and")
+print("the soak throws on purpose. `scripts/fault-soak` turns that off (`SWT_SWIFT_ERROR_BACKTRACING_ENABLED=0`);")
+print("with it off the same comparison leaves 600 allocations (NIO receive buffers in flight when the")
+print("process was stopped) and nothing that grows with the rounds.\n")
 print("The soak scales the slow faults down to keep the run in minutes: a trickle of a byte every 20 ms")
 print("against a 1 s total timeout and a 500 ms read timeout (`NetworkFaultTests` uses a byte a second, 12 s")
 print("and 4 s); a cell's other outcomes are rounds where a 2-core machine under the whole matrix at once")
@@ -97,5 +116,5 @@ print("- The gzip bomb is stored as received (1 MB; the loader never inflates); 
 print("  as `unsupported`, and `LottieUtil` inflates it as a `.tgs` only up to the parser's 64 MiB input limit")
 print("  (`decompressedTooLarge`).")
 print("- `Retry-After` of a year is cut to `RetryPolicy.maxRetryAfter` (30 s by default); range reads do not retry.")
-sys.exit(1 if matrix or soak else 0)
+sys.exit(1 if matrix or soak > 0 else 0)
 PY

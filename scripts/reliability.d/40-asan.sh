@@ -9,8 +9,9 @@ scripts/test-asan ${ASAN_TEST_ARGS:-} >.build/reliability/asan.log 2>&1
 status=$?
 set -e
 reports=$(grep -c "ERROR: AddressSanitizer" .build/reliability/asan.log || true)
-run=$(grep -E "Test run with .* (passed|failed)" .build/reliability/asan.log | tail -1 | sed 's/^[^T]*//')
-xct=$(grep -E "Executed [0-9]+ tests" .build/reliability/asan.log | tail -1 | sed 's/^ *//')
+run=$(grep -E "Test run with .* (passed|failed)" .build/reliability/asan.log | tail -1 | sed 's/^[^T]*//; s/\.$//' || true)
+# XCTest's line only when it ran something (the suite is swift-testing's)
+xct=$(grep -E "Executed [0-9]+ tests" .build/reliability/asan.log | grep -v "Executed 0 tests" | tail -1 | sed 's/^[[:space:]]*//' || true)
 echo "## AddressSanitizer"
 echo
 echo '```sh'
