@@ -194,9 +194,9 @@ let package = Package(
             path: "Tests/Workers/DiskCacheWorker"
         ),
         .executableTarget(
-            name: "DiskFaultWorker",
+            name: "LoaderWorker",
             dependencies: ["AssetLoading", "AssetStorage", "AssetTestSupport"],
-            path: "Tests/Workers/DiskFaultWorker"
+            path: "Tests/Workers/LoaderWorker"
         ),
         .executableTarget(
             name: "ChunkStoreWorker",

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Faults of the disk under a running loader (issue 14): a full disk, a read-only cache directory,
-/// the directory removed while loads run, and a limit of 64 open files. Each runs the DiskFaultWorker
+/// the directory removed while loads run, and a limit of 64 open files. Each runs the LoaderWorker
 /// child process (an AssetLoader over a DiskCache) against a loopback origin. In every case every
 /// load returns the origin's bytes, a store the disk refuses degrades to an answer from memory
 /// (counted), nothing torn is ever served, and once the cause is gone the cache stores again in the
@@ -131,13 +131,13 @@ final class FaultDirectory {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// The DiskFaultWorker child: one command line in, one JSON line out. Reads happen on a thread of
+/// The LoaderWorker child: one command line in, one JSON line out. Reads happen on a thread of
 /// their own, so that the origin in this process keeps answering.
 final class FaultWorker: @unchecked Sendable {
     static var binary: String {
         var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         if dir.lastPathComponent.hasSuffix(".xctest") { dir = dir.deletingLastPathComponent() }
-        return dir.appendingPathComponent("DiskFaultWorker").path
+        return dir.appendingPathComponent("LoaderWorker").path
     }
 
     private let process = Process()

@@ -1,8 +1,10 @@
-// A child process for the disk-fault tests (not a product): an AssetLoader over a DiskCache in DIR,
-// loading from a loopback origin whose every path answers `SIZE` bytes of TestContent's pattern,
-// driven by commands on standard input, one JSON line of results on standard output per command.
+// A child process for the loader tests that need a process of their own (not a product): an
+// AssetLoader over a DiskCache in DIR, loading from a loopback origin whose every path answers `SIZE`
+// bytes of TestContent's pattern, driven by commands on standard input, one JSON line of results on
+// standard output per command. The disk-fault tests change its disk or its limits; the large-body
+// test measures its peak memory, which in the test process moves with every test running beside it.
 //
-//   DiskFaultWorker DIR BASEURL SIZE
+//   LoaderWorker DIR BASEURL SIZE
 //   load PREFIX FROM TO             load BASEURL/PREFIX/i for i in FROM..<TO, 8 at a time; check every body
 //   load-removing PREFIX FROM TO    the same, and remove DIR as soon as a store's temporary file
 //                                   (`*.tmp`, beside its entry) exists in it: a store cut mid-body
@@ -12,9 +14,19 @@
 //   sh COMMAND                      run a shell command (in this process's mount namespace)
 //   hold FREE                       open /dev/null until the limit, then close FREE of them again
 //   release                         close the descriptors `hold` opened
+//   stream PATH                     load BASEURL/PATH once as a video (any size; the body goes to the
+//                                   cache and is not read back) and report its outcome, its size and how
+//                                   far this process's peak resident memory rose above the resident
+//                                   memory before the load
+//   serve LENGTH                    start a TestOrigin in this process whose /huge answers LENGTH bytes of
+//                                   the pattern (a generated body), and report its port; the peak
+//                                   resident memory starts again here
+//   peak                            how far the peak resident memory rose above the resident memory at
+//                                   the last `serve` or `stream`
 //   quit
 //
-// Runs where the test puts it: under `unshare -m` with DIR on a small tmpfs, or with `ulimit -n 64`.
+// Runs where the test puts it: under `unshare -m` with DIR on a small tmpfs, with `ulimit -n 64`, or
+// as it is.
 import AssetLoading
 import AssetStorage
 import AssetTestSupport
@@ -22,7 +34,7 @@ import Foundation
 
 let args = CommandLine.arguments
 guard args.count == 4, let size = Int(args[3]) else {
-    FileHandle.standardError.write(Data("usage: DiskFaultWorker DIR BASEURL SIZE\n".utf8))
+    FileHandle.standardError.write(Data("usage: LoaderWorker DIR BASEURL SIZE\n".utf8))
     exit(2)
 }
 let directory = URL(fileURLWithPath: args[1])
@@ -33,6 +45,15 @@ let expected = Data(TestContent.generatedBytes(0..<size))
 @Sendable func temporaryFileExists() -> Bool {
     let names = FileManager.default.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? []
     return names.contains { $0.hasSuffix(".tmp") && !$0.hasPrefix("tmp/") }
+}
+
+/// A field of /proc/self/status in bytes (`VmRSS`, `VmHWM`), or -1.
+func memory(_ field: String) -> Int {
+    let text = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
+        let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    else { return -1 }
+    return kib * 1024
 }
 
 func reply(_ object: [String: Any]) {
@@ -47,6 +68,15 @@ do {
     let loader = AssetLoader(diskCache: cache, configuration: config)
     var loadedKeys: [String] = []
     var held: [Int32] = []
+    var served: TestOrigin?
+    var residentAtStart = 0
+
+    /// Starts the peak again at the resident size (clear_refs 5) and notes that size; a kernel that
+    /// refuses leaves an earlier peak, which only makes the growth measured larger.
+    func startMeasuring() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+        residentAtStart = memory("VmRSS")
+    }
 
     func load(_ prefix: String, _ range: Range<Int>, removing: Bool) async -> [String: Any] {
         var counts = ["loaded": 0, "correct": 0, "stored": 0, "storeFailures": 0, "failed": 0]
@@ -153,7 +183,29 @@ do {
             for fd in held { close(fd) }
             reply(["released": held.count])
             held = []
+        case "stream" where words.count == 2:
+            startMeasuring()
+            do {
+                let response = try await loader.load(AssetRequest(url: URL(string: base + words[1])!, kind: .video))
+                var stored = false
+                if case .cacheEntry = response.body { stored = true }
+                reply([
+                    "outcome": "\(response.outcome)", "size": Int(response.size), "stored": stored,
+                    "peakGrowth": memory("VmHWM") - residentAtStart,
+                ])
+            } catch {
+                reply(["error": "\(error)"])
+            }
+        case "serve" where words.count == 2:
+            let origin = try await TestOrigin.start()
+            origin.setRoute("/huge", .response(TestResponse(body: .generated(length: Int(words[1])!))))
+            served = origin
+            startMeasuring()
+            reply(["port": origin.port])
+        case "peak":
+            reply(["peakGrowth": memory("VmHWM") - residentAtStart])
         case "quit":
+            await served?.stop()
             try await loader.shutdown()
             cache.close()
             reply(["quit": true])
@@ -164,6 +216,6 @@ do {
     }
     try await loader.shutdown()
 } catch {
-    FileHandle.standardError.write(Data("DiskFaultWorker: \(error)\n".utf8))
+    FileHandle.standardError.write(Data("LoaderWorker: \(error)\n".utf8))
     exit(1)
 }
