@@ -157,10 +157,12 @@ struct AssetLoaderNetworkTests {
     }
 
     @Test func aTimedOutAttemptIsRetried() async throws {
-        try await withOriginAndLoader({ $0.totalTimeout = .seconds(3); $0.retry = AssetLoaderHarness.fastRetries(maxAttempts: 2) }) { origin, harness in
+        // The retry must be answered within the deadline: 10 s leaves room for a full run of the suite
+        // on two cores (in one CI run the first answers of a prefetch test missed a 4 s deadline twice).
+        try await withOriginAndLoader({ $0.totalTimeout = .seconds(10); $0.retry = AssetLoaderHarness.fastRetries(maxAttempts: 2) }) { origin, harness in
             origin.setRoute("/late-then-fine", .sequence([
-                // Late past the deadline, with room for a loaded machine's retry to come within it.
-                TestResponse(body: .text("late"), delay: .milliseconds(3_500)),
+                // late past the deadline
+                TestResponse(body: .text("late"), delay: .milliseconds(10_500)),
                 .ok("fine"),
             ]))
             let response = try await harness.loader.load(AssetRequest(url: origin.location("/late-then-fine")))
