@@ -6,14 +6,11 @@ import Foundation
 public enum MountNamespace {
     /// Probed once, by mounting and unmounting a 1 MiB tmpfs in a private namespace.
     public static let canMountTmpfs: Bool = {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/bin/sh")
-        probe.arguments = ["-c", "command -v unshare >/dev/null && d=$(mktemp -d) && unshare -m --propagation private sh -c 'mount -t tmpfs -o size=1m tmpfs \"$0\" && umount \"$0\"' \"$d\"; s=$?; rmdir \"$d\" 2>/dev/null; exit $s"]
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
+        let probe = try? ChildProcess(
+            "/bin/sh",
+            ["-c", "command -v unshare >/dev/null && d=$(mktemp -d) && unshare -m --propagation private sh -c 'mount -t tmpfs -o size=1m tmpfs \"$0\" && umount \"$0\"' \"$d\"; s=$?; rmdir \"$d\" 2>/dev/null; exit $s"],
+            stdout: .null, stderr: .null)
+        return probe?.waitUntilExit() == .exited(0)
     }()
 
     /// Why such a test is skipped.

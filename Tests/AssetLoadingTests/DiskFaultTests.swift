@@ -140,9 +140,7 @@ final class FaultWorker: @unchecked Sendable {
         return dir.appendingPathComponent("LoaderWorker").path
     }
 
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+    private let process: ChildProcess
     private var buffer = Data()
 
     /// A worker whose cache is `mount/cache` on a tmpfs of `size` (mount's notation: `3m`) mounted over
@@ -156,23 +154,21 @@ final class FaultWorker: @unchecked Sendable {
 
     /// Starts `command` (found on the PATH unless absolute).
     init(_ command: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        process = try ChildProcess(command[0], Array(command.dropFirst()), stdin: .pipe, stdout: .pipe, stderr: .inherit)
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        // a worker the test did not quit (it failed first) is stopped and reaped
+        process.send(SIGTERM)
+        Thread { [process] in process.waitUntilExit() }.start()
     }
 
     func send(_ command: String) async throws -> [String: Any] {
-        input.fileHandleForWriting.write(Data((command + "\n").utf8))
+        process.standardInput!.write(Data((command + "\n").utf8))
         let line: Data? = await withCheckedContinuation { continuation in
             Thread { [self] in
                 while !buffer.contains(0x0A) {
-                    let chunk = output.fileHandleForReading.availableData
+                    let chunk = process.standardOutput!.availableData
                     if chunk.isEmpty { break }
                     buffer.append(chunk)
                 }
@@ -188,7 +184,6 @@ final class FaultWorker: @unchecked Sendable {
 
     func quit() async throws {
         _ = try await send("quit")
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(await process.wait() == .exited(0))
     }
 }

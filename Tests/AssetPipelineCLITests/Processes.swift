@@ -1,3 +1,4 @@
+import AssetTestSupport
 import Foundation
 
 /// The built `assetpipe` binary, beside this test bundle.
@@ -7,23 +8,14 @@ var assetpipePath: String {
     return dir.appendingPathComponent("assetpipe").path
 }
 
-/// Runs `executable` with `arguments` to its end and returns its exit status and output. Little is
-/// written to standard output (the runs are quiet or short): it is read first, then standard error.
+/// Runs `executable` with `arguments` to its end and returns its exit status (128 + the signal's
+/// number for a signal) and output. Little is written to standard output (the runs are quiet or
+/// short): it is read first, then standard error.
 func runProcess(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil
 ) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    let (termination, stdout, stderr) = try ChildProcess.run(executable, arguments, environment: environment)
+    return (termination.status, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
 }
 
 /// Runs the built `assetpipe` binary.

@@ -1,3 +1,4 @@
+import AssetTestSupport
 import Foundation
 import Synchronization
 
@@ -6,7 +7,7 @@ import Synchronization
 /// Its peak resident memory is sampled from `/proc/PID/status` (`VmHWM`) every few
 /// milliseconds until it exits.
 final class RunningCommand: Sendable {
-    let process: Process
+    let process: ChildProcess
     private let output: Mutex<(stdout: Data, stderr: Data)> = Mutex((Data(), Data()))
     private let peak = Mutex(0)
     private let readers = DispatchGroup()
@@ -15,20 +16,12 @@ final class RunningCommand: Sendable {
 
     /// Starts `assetpipe ARGUMENTS`, with `stdin` written to its standard input (then closed).
     init(_ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: assetpipePath)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        for (pipe, isOut) in [(out, true), (err, false)] {
+        process = try ChildProcess(assetpipePath, arguments, environment: environment, stdin: .pipe)
+        for (handle, isOut) in [(process.standardOutput!, true), (process.standardError!, false)] {
             readers.enter()
             Thread { [self] in
                 while true {
-                    let chunk = pipe.fileHandleForReading.availableData
+                    let chunk = handle.availableData
                     if chunk.isEmpty { break }
                     output.withLock { if isOut { $0.stdout.append(chunk) } else { $0.stderr.append(chunk) } }
                     if !isOut { wakeWaiters(ended: false) }
@@ -37,11 +30,12 @@ final class RunningCommand: Sendable {
                 readers.leave()
             }.start()
         }
-        Thread { [self] in
-            if let stdin { input.fileHandleForWriting.write(stdin) }
-            try? input.fileHandleForWriting.close()
+        let input = process.standardInput!
+        Thread {
+            if let stdin { input.write(stdin) }
+            try? input.close()
         }.start()
-        let pid = process.processIdentifier
+        let pid = process.pid
         Thread { [self] in
             while process.isRunning {
                 if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
@@ -95,17 +89,17 @@ final class RunningCommand: Sendable {
     var peakResidentBytes: Int { peak.withLock { $0 } }
 
     /// Sends `signal` to the process.
-    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+    func send(_ signal: Int32) { process.send(signal) }
 
     /// Waits (on a thread of its own, never the cooperative pool) for the process to exit.
     func wait() async -> (status: Int32, stdout: String, stderr: String) {
         await withCheckedContinuation { continuation in
             Thread { [self] in
-                process.waitUntilExit()
+                let termination = process.waitUntilExit()
                 readers.wait()
                 let (stdout, stderr) = output.withLock { ($0.stdout, $0.stderr) }
                 continuation.resume(returning: (
-                    process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)))
+                    termination.status, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)))
             }.start()
         }
     }

@@ -1,4 +1,5 @@
 import Crypto
+import AssetTestSupport
 import Foundation
 import Testing
 @testable import AssetStorage
@@ -144,7 +145,7 @@ struct ChunkStoreTests {
             let writes = 2 + 3 * round + Int.random(in: 0..<3)
             let ended = try await killProduct(
                 "ChunkStoreWorker", ["write", dir.path, "8", "100000", "\(Self.chunk)", "\(40 * Self.chunk)"], afterWrites: writes)
-            #expect(ended == .uncaughtSignal)
+            #expect(ended == .signaled(SIGKILL))
 
             let store = try open(dir, budget: Int64(40 * Self.chunk))
             #expect(store.totalBytes <= Int64(40 * Self.chunk))
@@ -170,20 +171,11 @@ struct ChunkStoreTests {
         let dir = try TemporaryDirectory("chunk-two")
         let worker = builtProductsDirectory().appendingPathComponent("ChunkStoreWorker")
         let processes = try [11, 29].map { seed in
-            let process = Process()
-            process.executableURL = worker
-            process.arguments = ["mixed", dir.path, "4", "60", "\(seed)", "\(Self.chunk)", "\(24 * Self.chunk)"]
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            return process
+            try ChildProcess(
+                worker.path, ["mixed", dir.path, "4", "60", "\(seed)", "\(Self.chunk)", "\(24 * Self.chunk)"],
+                stdout: .null, stderr: .inherit)
         }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread {
-                for process in processes { process.waitUntilExit() }
-                done.resume()
-            }.start()
-        }
-        for process in processes { #expect(process.terminationStatus == 0) }
+        for process in processes { #expect(await process.wait() == .exited(0)) }
         let store = try open(dir, budget: Int64(24 * Self.chunk))
         #expect(store.statistics.bytes <= Int64(24 * Self.chunk))
     }

@@ -1,3 +1,4 @@
+import AssetTestSupport
 import Foundation
 import Testing
 @testable import AssetStorage
@@ -138,7 +139,7 @@ struct DiskCacheIntegrityTests {
             // Killed after a growing, randomized number of whole writes: somewhere inside the next one.
             let writes = 10 + 15 * round + Int.random(in: 0..<10)
             let ended = try await killProduct("DiskCacheWorker", ["write", dir.path, "crash", "200", "1000"], afterWrites: writes)
-            #expect(ended == .uncaughtSignal)
+            #expect(ended == .signaled(SIGKILL))
 
             let cache = try DiskCache(directory: dir.url)
             #expect(cache.statistics.entries > 0)
@@ -159,14 +160,9 @@ struct DiskCacheIntegrityTests {
     @Test func twoProcessesShareOneDirectory() async throws {
         let dir = try TemporaryDirectory("two")
         let worker = builtProductsDirectory().appendingPathComponent("DiskCacheWorker")
-        var processes: [Process] = []
+        var processes: [ChildProcess] = []
         for seed in [11, 29] {
-            let process = Process()
-            process.executableURL = worker
-            process.arguments = ["mixed", dir.path, "40", "150", "\(seed)"]
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            processes.append(process)
+            processes.append(try ChildProcess(worker.path, ["mixed", dir.path, "40", "150", "\(seed)"], stdout: .null, stderr: .inherit))
         }
         // This process reads along with them.
         let reader = try DiskCache(directory: dir.url)
@@ -181,8 +177,7 @@ struct DiskCacheIntegrityTests {
             try await Task.sleep(for: .milliseconds(1))  // pacing, not waiting: leave the workers the cores
         }
         for process in processes {
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "a worker saw a torn value or failed")
+            #expect(await process.wait() == .exited(0), "a worker saw a torn value or failed")
         }
         _ = try reader.reloadIndex()
         let report = try reader.verify()

@@ -1,3 +1,4 @@
+import AssetTestSupport
 import Foundation
 import Testing
 
@@ -24,34 +25,15 @@ func builtProductsDirectory() -> URL {
     return dir
 }
 
-/// Runs a built helper executable and returns its exit status and standard output.
-@discardableResult
-func runProduct(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = builtProductsDirectory().appendingPathComponent(name)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-}
-
 /// Starts the built helper `name` (a writer that prints one line per finished write), waits until it
 /// has reported `writes` of them, then kills it with SIGKILL in the middle of the next write and
 /// returns how it ended. The progress is read on a thread of its own, off the cooperative pool.
-func killProduct(_ name: String, _ arguments: [String], afterWrites writes: Int) async throws -> Process.TerminationReason {
-    let process = Process()
-    process.executableURL = builtProductsDirectory().appendingPathComponent(name)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
+func killProduct(_ name: String, _ arguments: [String], afterWrites writes: Int) async throws -> ChildProcess.Termination {
+    let process = try ChildProcess(builtProductsDirectory().appendingPathComponent(name).path, arguments, stderr: .inherit)
+    let reader = process.standardOutput!
     let reported: Int = await withCheckedContinuation { continuation in
         Thread {
             var lines = 0
-            let reader = pipe.fileHandleForReading
             while lines < writes {
                 let data = reader.availableData  // blocks until the worker writes or exits
                 if data.isEmpty { break }
@@ -61,7 +43,6 @@ func killProduct(_ name: String, _ arguments: [String], afterWrites writes: Int)
         }.start()
     }
     #expect(reported >= writes && process.isRunning, "the writer must still be writing when it is killed")
-    kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
-    return process.terminationReason
+    process.send(SIGKILL)
+    return await process.wait()
 }

@@ -163,12 +163,8 @@ do {
             try? FileManager.default.removeItem(atPath: words[1])
             reply(["removed": words[1]])
         case "sh":
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", String(line.dropFirst(3))]
-            try process.run()
-            process.waitUntilExit()
-            reply(["status": Int(process.terminationStatus)])
+            let shell = try ChildProcess("/bin/sh", ["-c", String(line.dropFirst(3))], stdout: .null, stderr: .inherit)
+            reply(["status": Int(shell.waitUntilExit().status)])
         case "hold" where words.count == 2:
             var limit = rlimit()
             getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
