@@ -19,3 +19,17 @@ public enum AddressSanitizer {
         #endif
     }()
 }
+
+/// Whether this process runs under ThreadSanitizer (`swift test --sanitize=thread`, as
+/// `scripts/test-tsan` does). Its shadow memory grows with every byte a process touches, so a bound
+/// on peak memory says nothing there either; the children of such a run are built with it too.
+public enum ThreadSanitizer {
+    /// True when the TSan runtime is linked in (its `__tsan_init` symbol resolves).
+    public static let isActive: Bool = {
+        #if os(Linux)
+        return dlsym(nil, "__tsan_init") != nil
+        #else
+        return dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__tsan_init") != nil
+        #endif
+    }()
+}
