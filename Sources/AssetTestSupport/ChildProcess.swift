@@ -104,9 +104,7 @@ public final class ChildProcess: Sendable {
         let result = executable.contains("/")
             ? posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
             : posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
-        guard result == 0 else {
-            throw NSError(domain: NSPOSIXErrorDomain, code: Int(result), userInfo: [NSLocalizedDescriptionKey: "posix_spawn \(executable): \(String(cString: strerror(result)))"])
-        }
+        guard result == 0 else { throw Self.error("posix_spawn \(executable)", code: result) }
         self.pid = pid
         (standardInput, standardOutput, standardError) = (ours[0], ours[1], ours[2])
     }
@@ -117,8 +115,8 @@ public final class ChildProcess: Sendable {
         return unsafeBitCast(symbol, to: AddCloseFrom.self)
     }()
 
-    private static func error(_ call: String) -> NSError {
-        NSError(domain: NSPOSIXErrorDomain, code: Int(errno), userInfo: [NSLocalizedDescriptionKey: "\(call): \(String(cString: strerror(errno)))"])
+    private static func error(_ call: String, code: Int32 = errno) -> NSError {
+        NSError(domain: NSPOSIXErrorDomain, code: Int(code), userInfo: [NSLocalizedDescriptionKey: "\(call): \(String(cString: strerror(code)))"])
     }
 
     /// Whether the child has not ended yet (a child that has ended but is not reaped counts as ended).
@@ -154,9 +152,7 @@ public final class ChildProcess: Sendable {
     /// Waits, on a thread of its own, until the child ends.
     @discardableResult
     public func wait() async -> Termination {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: self.waitUntilExit()) }.start()
-        }
+        await onOwnThread { self.waitUntilExit() }
     }
 
     /// Runs `executable` to its end on the calling thread and returns how it ended and what it wrote.

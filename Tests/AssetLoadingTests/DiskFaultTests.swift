@@ -134,11 +134,7 @@ final class FaultDirectory {
 /// The LoaderWorker child: one command line in, one JSON line out. Reads happen on a thread of
 /// their own, so that the origin in this process keeps answering.
 final class FaultWorker: @unchecked Sendable {
-    static var binary: String {
-        var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        if dir.lastPathComponent.hasSuffix(".xctest") { dir = dir.deletingLastPathComponent() }
-        return dir.appendingPathComponent("LoaderWorker").path
-    }
+    static var binary: String { builtProduct("LoaderWorker") }
 
     private let process: ChildProcess
     private var buffer = Data()
@@ -165,18 +161,16 @@ final class FaultWorker: @unchecked Sendable {
 
     func send(_ command: String) async throws -> [String: Any] {
         process.standardInput!.write(Data((command + "\n").utf8))
-        let line: Data? = await withCheckedContinuation { continuation in
-            Thread { [self] in
-                while !buffer.contains(0x0A) {
-                    let chunk = process.standardOutput!.availableData
-                    if chunk.isEmpty { break }
-                    buffer.append(chunk)
-                }
-                guard let end = buffer.firstIndex(of: 0x0A) else { return continuation.resume(returning: nil) }
-                let line = buffer[buffer.startIndex..<end]
-                buffer = Data(buffer[(end + 1)...])
-                continuation.resume(returning: Data(line))
-            }.start()
+        let line: Data? = await onOwnThread { [self] in
+            while !buffer.contains(0x0A) {
+                let chunk = process.standardOutput!.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+            }
+            guard let end = buffer.firstIndex(of: 0x0A) else { return nil }
+            let line = buffer[buffer.startIndex..<end]
+            buffer = Data(buffer[(end + 1)...])
+            return Data(line)
         }
         let text = try #require(line, "the worker ended before answering \(command)")
         return try #require(try JSONSerialization.jsonObject(with: text) as? [String: Any])

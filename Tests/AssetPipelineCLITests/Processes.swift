@@ -2,11 +2,7 @@ import AssetTestSupport
 import Foundation
 
 /// The built `assetpipe` binary, beside this test bundle.
-var assetpipePath: String {
-    var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    if dir.lastPathComponent.hasSuffix(".xctest") { dir = dir.deletingLastPathComponent() }
-    return dir.appendingPathComponent("assetpipe").path
-}
+var assetpipePath: String { builtProduct("assetpipe") }
 
 /// Runs `executable` with `arguments` to its end and returns its exit status (128 + the signal's
 /// number for a signal) and output. Little is written to standard output (the runs are quiet or
@@ -21,14 +17,6 @@ func runProcess(
 /// Runs the built `assetpipe` binary.
 func assetpipe(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
     try runProcess(assetpipePath, arguments, environment: environment)
-}
-
-/// `body` run on a thread of its own, awaited from async code: a process's wait blocks that thread,
-/// not the cooperative pool, so that servers in this process (whose handlers run there) keep answering.
-func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
 }
 
 /// Runs the built `assetpipe` binary from async code (see ``onOwnThread(_:)``).

@@ -38,12 +38,7 @@ final class RunningCommand: Sendable {
         let pid = process.pid
         Thread { [self] in
             while process.isRunning {
-                if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-                    let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-                    let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-                {
-                    peak.withLock { $0 = max($0, kib * 1024) }
-                }
+                if let bytes = ProcessMemory.value("VmHWM", pid: pid) { peak.withLock { $0 = max($0, bytes) } }
                 usleep(5_000)
             }
         }.start()

@@ -26,11 +26,7 @@ struct NetworkFaultSoakTests {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
     }
 
-    static func residentKiB() -> Int {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
-    }
+    static func residentKiB() -> Int { ProcessMemory.value("VmRSS").map { $0 / 1024 } ?? -1 }
 
     /// Resident memory after glibc's `malloc_trim(0)` has handed the allocator's free pages back to
     /// the system, in KiB: what a leak grows, whereas plain resident memory also counts freed pages

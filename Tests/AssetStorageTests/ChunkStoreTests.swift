@@ -169,10 +169,10 @@ struct ChunkStoreTests {
     /// or a chunk of another version.
     @Test func twoProcessesShareOneDirectory() async throws {
         let dir = try TemporaryDirectory("chunk-two")
-        let worker = builtProductsDirectory().appendingPathComponent("ChunkStoreWorker")
+        let worker = builtProduct("ChunkStoreWorker")
         let processes = try [11, 29].map { seed in
             try ChildProcess(
-                worker.path, ["mixed", dir.path, "4", "60", "\(seed)", "\(Self.chunk)", "\(24 * Self.chunk)"],
+                worker, ["mixed", dir.path, "4", "60", "\(seed)", "\(Self.chunk)", "\(24 * Self.chunk)"],
                 stdout: .null, stderr: .inherit)
         }
         for process in processes { #expect(await process.wait() == .exited(0)) }

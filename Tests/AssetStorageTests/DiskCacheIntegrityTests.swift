@@ -159,10 +159,10 @@ struct DiskCacheIntegrityTests {
     /// Two processes store, remove and read the same keys at once; no read sees a torn value.
     @Test func twoProcessesShareOneDirectory() async throws {
         let dir = try TemporaryDirectory("two")
-        let worker = builtProductsDirectory().appendingPathComponent("DiskCacheWorker")
+        let worker = builtProduct("DiskCacheWorker")
         var processes: [ChildProcess] = []
         for seed in [11, 29] {
-            processes.append(try ChildProcess(worker.path, ["mixed", dir.path, "40", "150", "\(seed)"], stdout: .null, stderr: .inherit))
+            processes.append(try ChildProcess(worker, ["mixed", dir.path, "40", "150", "\(seed)"], stdout: .null, stderr: .inherit))
         }
         // This process reads along with them.
         let reader = try DiskCache(directory: dir.url)

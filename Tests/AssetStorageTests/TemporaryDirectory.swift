@@ -16,31 +16,20 @@ final class TemporaryDirectory {
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
-/// The directory holding the test binary and the package's other built products.
-func builtProductsDirectory() -> URL {
-    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    var dir = exe.deletingLastPathComponent()
-    // On Linux the tests run from `<bin>/<Package>PackageTests.xctest`.
-    if dir.lastPathComponent.hasSuffix(".xctest") { dir = dir.deletingLastPathComponent() }
-    return dir
-}
-
 /// Starts the built helper `name` (a writer that prints one line per finished write), waits until it
 /// has reported `writes` of them, then kills it with SIGKILL in the middle of the next write and
 /// returns how it ended. The progress is read on a thread of its own, off the cooperative pool.
 func killProduct(_ name: String, _ arguments: [String], afterWrites writes: Int) async throws -> ChildProcess.Termination {
-    let process = try ChildProcess(builtProductsDirectory().appendingPathComponent(name).path, arguments, stderr: .inherit)
+    let process = try ChildProcess(builtProduct(name), arguments, stderr: .inherit)
     let reader = process.standardOutput!
-    let reported: Int = await withCheckedContinuation { continuation in
-        Thread {
-            var lines = 0
-            while lines < writes {
-                let data = reader.availableData  // blocks until the worker writes or exits
-                if data.isEmpty { break }
-                lines += data.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-            }
-            continuation.resume(returning: lines)
-        }.start()
+    let reported: Int = await onOwnThread {
+        var lines = 0
+        while lines < writes {
+            let data = reader.availableData  // blocks until the worker writes or exits
+            if data.isEmpty { break }
+            lines += data.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        }
+        return lines
     }
     #expect(reported >= writes && process.isRunning, "the writer must still be writing when it is killed")
     process.send(SIGKILL)

