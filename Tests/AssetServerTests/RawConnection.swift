@@ -46,11 +46,13 @@ final class RawConnection: @unchecked Sendable {
         return errno == EAGAIN || errno == EWOULDBLOCK
     }
 
-    /// How many bytes wait to be read, without reading them (at most 64 KiB looked at).
-    var peekedBytes: Int {
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_PEEK | MSG_DONTWAIT)) }
-        return max(0, n)
+    /// Blocks until at least `count` bytes wait to be read (or the peer closed), reading none of them.
+    func waitUntilPending(_ count: Int) {
+        var buffer = [UInt8](repeating: 0, count: count)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, count, Int32(MSG_PEEK | MSG_WAITALL)) }
+            if n >= count || n == 0 || (n < 0 && errno != EINTR) { return }
+        }
     }
 
     /// Reads until the peer closes the connection or `timeout` passes; returns the bytes read and

@@ -1,3 +1,4 @@
+import AssetTestSupport
 import Foundation
 import Testing
 @testable import AssetStorage
@@ -144,14 +145,11 @@ struct DiskCacheLimitsTests {
         try cache.store([1], forKey: "k")
         _ = try cache.data(forKey: "k")
         let hash = CacheKeyHash.fileName(for: "k")
-        let metaPath = dir.url.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent("\(hash).meta.json")
-        // Polls the file the recorder's thread writes; bounded at 5 s.
-        var count = 0
-        for _ in 0..<500 {
-            count = CacheMetadata(jsonBytes: Array((try? Data(contentsOf: metaPath)) ?? Data()))?.accessCount ?? 0
-            if count == 1 { break }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(count == 1)
+        let shard = dir.url.appendingPathComponent(String(hash.prefix(2)))
+        let metaPath = shard.appendingPathComponent("\(hash).meta.json")
+        @Sendable func count() -> Int { CacheMetadata(jsonBytes: Array((try? Data(contentsOf: metaPath)) ?? Data()))?.accessCount ?? 0 }
+        // awaits the file the recorder's thread renames into place (bounded at 5 s)
+        let flushed = await FileEvents.waitForFile(named: "\(hash).meta.json", in: shard.path, timeout: 5) { count() == 1 }
+        #expect(flushed && count() == 1)
     }
 }

@@ -16,6 +16,19 @@ final class InFlightLoads: Sendable {
         var entries: [String: Entry] = [:]
         var nextID: UInt64 = 0
         var joined = 0
+        /// Tasks waiting for ``waitForWaiters(_:)``: how many callers each waits for.
+        var waiterWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        var waiterCount: Int { entries.values.reduce(0) { $0 + $1.waiters.count } }
+
+        /// The watchers whose count is reached, removed.
+        mutating func reachedWatchers() -> [CheckedContinuation<Void, Never>] {
+            guard !waiterWatchers.isEmpty else { return [] }
+            let count = waiterCount
+            let reached = waiterWatchers.filter { $0.count <= count }.map(\.continuation)
+            waiterWatchers.removeAll { $0.count <= count }
+            return reached
+        }
 
         mutating func makeID() -> UInt64 {
             self.nextID &+= 1
@@ -32,7 +45,20 @@ final class InFlightLoads: Sendable {
     var joinedCount: Int { self.state.withLock { $0.joined } }
 
     /// The number of callers waiting, over all keys.
-    var waiterCount: Int { self.state.withLock { $0.entries.values.reduce(0) { $0 + $1.waiters.count } } }
+    var waiterCount: Int { self.state.withLock { $0.waiterCount } }
+
+    /// Returns once at least `count` callers wait, over all keys (for tests that start many identical
+    /// loads and must know that all of them are in before the work answers).
+    func waitForWaiters(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let reached = self.state.withLock { state in
+                if state.waiterCount >= count { return true }
+                state.waiterWatchers.append((count, continuation))
+                return false
+            }
+            if reached { continuation.resume() }
+        }
+    }
 
     /// The result of the work for `key`: joins the work in progress, or starts `work`.
     func load(key: String, work: @escaping @Sendable () async throws -> AssetResponse) async throws -> AssetResponse {
@@ -40,17 +66,18 @@ final class InFlightLoads: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<AssetResponse, any Error>) in
                 enum Registration { case cancelled, joined, started(UInt64) }
-                let registration = self.state.withLock { state -> Registration in
-                    if Task.isCancelled { return .cancelled }
+                let (registration, watchers) = self.state.withLock { state -> (Registration, [CheckedContinuation<Void, Never>]) in
+                    if Task.isCancelled { return (.cancelled, []) }
                     if state.entries[key] != nil {
                         state.entries[key]!.waiters[waiterID] = continuation
                         state.joined += 1
-                        return .joined
+                        return (.joined, state.reachedWatchers())
                     }
                     let entryID = state.makeID()
                     state.entries[key] = Entry(id: entryID, waiters: [waiterID: continuation])
-                    return .started(entryID)
+                    return (.started(entryID), state.reachedWatchers())
                 }
+                for watcher in watchers { watcher.resume() }
                 switch registration {
                 case .cancelled:
                     continuation.resume(throwing: LoaderError.cancelled)
