@@ -230,7 +230,8 @@ struct apc_jpeg_rows {
     struct jpeg_progress_mgr progress;
     apc_jpeg_source source;
     uint32_t channels;    // bytes per output pixel: 3 (RGB) or 4 (RGBA)
-    int cmyk;             // libjpeg gives CMYK, converted here
+    int cmyk;             // libjpeg gives CMYK, converted here unless `raw`
+    int raw;              // CMYK rows are handed over as libjpeg gives them
     int inverted;         // Adobe (inverted) CMYK
     JSAMPARRAY scratch;   // CMYK rows for an RGB output, in libjpeg's image pool
     int32_t failure;      // APC_OK, or the status of the failure every later call returns
@@ -255,7 +256,7 @@ static void apc_jpeg_cmyk_convert(const uint8_t *in, uint8_t *out, JDIMENSION wi
 /// The start below its own jump point; on failure the decoder is freed and *out stays NULL.
 static int32_t apc_jpeg_rows_start_impl(const uint8_t *data, size_t length, uint32_t scale_denom,
                                         const apc_limits *limits, uint32_t expected_width,
-                                        uint32_t expected_height, uint32_t channels,
+                                        uint32_t expected_height, uint32_t channels, int raw_cmyk,
                                         apc_jpeg_rows **out, apc_report *report) {
     apc_jpeg_rows *rows = calloc(1, sizeof *rows);
     if (rows == NULL) {
@@ -285,6 +286,10 @@ static int32_t apc_jpeg_rows_start_impl(const uint8_t *data, size_t length, uint
     }
     rows->cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
     rows->inverted = cinfo->saw_Adobe_marker;
+    rows->raw = raw_cmyk;
+    if (raw_cmyk && !rows->cmyk) {
+        apc_jpeg_fail(cinfo, APC_ERR_UNSUPPORTED, "the JPEG is not CMYK or YCCK");
+    }
     cinfo->out_color_space = rows->cmyk ? JCS_CMYK : (channels == 4 ? JCS_EXT_RGBA : JCS_EXT_RGB);
     cinfo->scale_num = 1;
     cinfo->scale_denom = scale_denom;
@@ -315,7 +320,7 @@ int32_t apc_jpeg_rows_start(const uint8_t *data, size_t length, uint32_t scale_d
         return APC_ERR_INVALID_ARGUMENT;
     }
     return apc_jpeg_rows_start_impl(data, length, scale_denom, limits, expected_width, expected_height,
-                                    channels, decoder, report);
+                                    channels, 0, decoder, report);
 }
 
 /// Reads rows below its own jump point; a failure is kept in the decoder for later calls.
@@ -335,7 +340,7 @@ static int32_t apc_jpeg_rows_read_impl(apc_jpeg_rows *rows, uint8_t *pixels, siz
         }
         JDIMENSION got = jpeg_read_scanlines(cinfo, list, batch);
         if (got == 0) apc_jpeg_fail(cinfo, APC_ERR_CORRUPT, "the decoder returned no rows");
-        if (rows->cmyk) {
+        if (rows->cmyk && !rows->raw) {
             for (JDIMENSION i = 0; i < got; i++) {
                 apc_jpeg_cmyk_convert(list[i], pixels + (size_t)(done + i) * row_bytes, cinfo->output_width,
                                       rows->inverted, rows->channels);
@@ -422,11 +427,82 @@ int32_t apc_jpeg_decode_rgba(const uint8_t *data, size_t length, uint32_t scale_
     // One report gathers the warnings of every step.
     apc_jpeg_rows *rows = NULL;
     int32_t status = apc_jpeg_rows_start_impl(data, length, scale_denom, limits, expected_width, expected_height,
-                                              4, &rows, report);
+                                              4, 0, &rows, report);
     if (status != APC_OK) return status;
     uint32_t read = 0;
     status = apc_jpeg_rows_read_impl(rows, pixels, row_bytes, expected_height, &read);
     if (status == APC_OK) status = apc_jpeg_rows_finish_impl(rows);
     apc_jpeg_rows_destroy(rows);
     return status;
+}
+
+int32_t apc_jpeg_decode_cmyk(const uint8_t *data, size_t length, uint32_t scale_denom,
+                             const apc_limits *limits,
+                             uint32_t expected_width, uint32_t expected_height,
+                             uint8_t *pixels, size_t row_bytes, size_t capacity,
+                             int32_t *inverted, apc_report *report) {
+    apc_report_reset(report);
+    if (data == NULL || pixels == NULL || inverted == NULL || !apc_jpeg_valid_denom(scale_denom) ||
+        !apc_output_fits(expected_width, expected_height, row_bytes, capacity)) {
+        apc_report_set_message(report, "the output buffer does not fit the image");
+        return APC_ERR_INVALID_ARGUMENT;
+    }
+    apc_jpeg_rows *rows = NULL;
+    int32_t status = apc_jpeg_rows_start_impl(data, length, scale_denom, limits, expected_width, expected_height,
+                                              4, 1, &rows, report);
+    if (status != APC_OK) return status;
+    *inverted = rows->inverted ? 1 : 0;
+    uint32_t read = 0;
+    status = apc_jpeg_rows_read_impl(rows, pixels, row_bytes, expected_height, &read);
+    if (status == APC_OK) status = apc_jpeg_rows_finish_impl(rows);
+    apc_jpeg_rows_destroy(rows);
+    return status;
+}
+
+void apc_metadata_free(apc_metadata *metadata) {
+    if (metadata == NULL) return;
+    free(metadata->icc);
+    free(metadata->exif);
+    memset(metadata, 0, sizeof *metadata);
+}
+
+int32_t apc_jpeg_read_metadata(const uint8_t *data, size_t length, const apc_limits *limits,
+                               apc_metadata *metadata, apc_report *report) {
+    apc_report_reset(report);
+    if (data == NULL || metadata == NULL) return APC_ERR_INVALID_ARGUMENT;
+    memset(metadata, 0, sizeof *metadata);
+    struct jpeg_decompress_struct cinfo;
+    apc_jpeg_error error;
+    apc_jpeg_prepare(&cinfo, &error, report);
+    if (setjmp(error.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        apc_metadata_free(metadata);
+        return ((volatile apc_jpeg_error *)&error)->status;
+    }
+    jpeg_create_decompress(&cinfo);
+    if (limits != NULL && limits->max_library_memory != 0 && limits->max_library_memory <= (uint64_t)LONG_MAX) {
+        cinfo.mem->max_memory_to_use = (long)limits->max_library_memory;
+    }
+    jpeg_mem_src(&cinfo, data, (unsigned long)length);
+    jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xffff);
+    jpeg_save_markers(&cinfo, JPEG_APP0 + 2, 0xffff);
+    jpeg_read_header(&cinfo, TRUE);
+    for (jpeg_saved_marker_ptr marker = cinfo.marker_list; marker != NULL; marker = marker->next) {
+        if (marker->marker != JPEG_APP0 + 1 || marker->data_length <= 6) continue;
+        if (memcmp(marker->data, "Exif\0\0", 6) != 0 || metadata->exif != NULL) continue;
+        metadata->exif = malloc(marker->data_length - 6);
+        if (metadata->exif != NULL) {
+            memcpy(metadata->exif, marker->data + 6, marker->data_length - 6);
+            metadata->exif_length = marker->data_length - 6;
+        }
+    }
+    JOCTET *icc = NULL;
+    unsigned int icc_length = 0;
+    // Inconsistent chunks are a warning (JWRN_BOGUS_ICC) and a FALSE return, not an error.
+    if (jpeg_read_icc_profile(&cinfo, &icc, &icc_length) && icc != NULL) {
+        metadata->icc = icc;
+        metadata->icc_length = icc_length;
+    }
+    jpeg_destroy_decompress(&cinfo);
+    return APC_OK;
 }

@@ -443,3 +443,47 @@ void apc_png_rows_destroy(apc_png_rows *decoder) {
     png_destroy_read_struct(&decoder->png, &decoder->info, NULL);
     free(decoder);
 }
+
+int32_t apc_png_read_metadata(const uint8_t *data, size_t length, const apc_limits *limits,
+                              apc_metadata *metadata, apc_report *report) {
+    apc_report_reset(report);
+    if (data == NULL || metadata == NULL) return APC_ERR_INVALID_ARGUMENT;
+    memset(metadata, 0, sizeof *metadata);
+    if (!apc_png_check_critical_crcs(data, length, 1, report)) return APC_ERR_CORRUPT;
+    apc_png_source source = {data, length, 0, 0, 0, report};
+    png_structp png = NULL;
+    png_infop info = NULL;
+    if (!apc_png_create(&png, &info, &source)) return APC_ERR_TOO_LARGE;
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, &info, NULL);
+        apc_metadata_free(metadata);
+        return apc_png_failure((const volatile apc_png_source *)&source);
+    }
+    apc_png_read_info(png, info, limits);
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep profile = NULL;
+    png_uint_32 profile_length = 0;
+    if (png_get_iCCP(png, info, &name, &compression, &profile, &profile_length) != 0 && profile != NULL &&
+        profile_length > 0) {
+        metadata->icc = malloc(profile_length);
+        if (metadata->icc != NULL) {
+            memcpy(metadata->icc, profile, profile_length);
+            metadata->icc_length = profile_length;
+        }
+    }
+#ifdef PNG_eXIf_SUPPORTED
+    png_uint_32 count = 0;
+    png_bytep exif = NULL;
+    if (png_get_eXIf_1(png, info, &count, &exif) != 0 && exif != NULL && count > 0) {
+        size_t skip = (count >= 6 && memcmp(exif, "Exif\0\0", 6) == 0) ? 6 : 0;
+        metadata->exif = malloc(count - skip);
+        if (metadata->exif != NULL) {
+            memcpy(metadata->exif, exif + skip, count - skip);
+            metadata->exif_length = count - skip;
+        }
+    }
+#endif
+    png_destroy_read_struct(&png, &info, NULL);
+    return APC_OK;
+}

@@ -158,6 +158,36 @@ int32_t apc_png_rows_finish(apc_png_rows *decoder, const uint8_t *data, size_t l
 /// Frees the decoder, in any state. NULL is allowed.
 void apc_png_rows_destroy(apc_png_rows *decoder);
 
+/// Metadata blocks of an image, in memory the caller frees with apc_metadata_free.
+typedef struct {
+    uint8_t *icc;         // the ICC profile (JPEG: APP2 chunks reassembled; PNG: iCCP inflated), or NULL
+    size_t icc_length;
+    uint8_t *exif;        // the EXIF block as a TIFF structure (no "Exif\0\0"), or NULL
+    size_t exif_length;
+} apc_metadata;
+
+/// Reads a JPEG's ICC profile and EXIF block (the markers before the first SOS). A profile whose
+/// chunks are inconsistent is left out with a warning.
+int32_t apc_jpeg_read_metadata(const uint8_t *data, size_t length, const apc_limits *limits,
+                               apc_metadata *metadata, apc_report *report);
+
+/// Reads a PNG's ICC profile (iCCP) and EXIF block (eXIf) from the chunks before the first IDAT.
+int32_t apc_png_read_metadata(const uint8_t *data, size_t length, const apc_limits *limits,
+                              apc_metadata *metadata, apc_report *report);
+
+/// Frees the blocks and zeroes the struct. NULL is allowed.
+void apc_metadata_free(apc_metadata *metadata);
+
+/// Decodes a CMYK or YCCK JPEG, DCT-scaled by 1/`scale_denom`, into CMYK rows of 4 bytes per
+/// pixel as libjpeg gives them (YCCK turned into CMYK); `*inverted` is set to 1 when the file has
+/// an Adobe marker (Adobe applications write CMYK inverted). APC_ERR_UNSUPPORTED for another
+/// colour space.
+int32_t apc_jpeg_decode_cmyk(const uint8_t *data, size_t length, uint32_t scale_denom,
+                             const apc_limits *limits,
+                             uint32_t expected_width, uint32_t expected_height,
+                             uint8_t *pixels, size_t row_bytes, size_t capacity,
+                             int32_t *inverted, apc_report *report);
+
 /// Reads the orientation (1-8) from a TIFF-structured EXIF block (no "Exif\0\0" prefix), or 0.
 uint32_t apc_exif_orientation(const uint8_t *tiff, size_t length);
 

@@ -1,0 +1,94 @@
+import CAssetCodecs
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension ImageDecoder {
+    /// The size libjpeg-turbo gives a JPEG decoded at a DCT scale of 1/`denominator` (1, 2, 4
+    /// or 8): each side rounded up. PNG decodes at full size whatever the denominator.
+    public static func scaledSize(of header: ImageHeader, denominator: Int) -> (width: Int, height: Int) {
+        guard header.format == .jpeg, denominator > 1 else { return (header.width, header.height) }
+        return (DecodePlan.scaled(header.width, denominator), DecodePlan.scaled(header.height, denominator))
+    }
+
+    /// Decodes PNG or JPEG data into a new bitmap at the DCT scale 1/`scaleDenominator` (JPEG
+    /// only; 1, 2, 4 or 8): the shrink-on-load step of a resize. `configuration.maxDimension` is
+    /// not applied.
+    /// - Throws: `CodecError`.
+    public func decode(_ data: some ContiguousBytes, scaleDenominator: Int) throws -> DecodedImage {
+        guard [1, 2, 4, 8].contains(scaleDenominator) else {
+            throw CodecError.bufferTooSmall("the DCT scale must be 1/1, 1/2, 1/4 or 1/8")
+        }
+        return try data.withUnsafeBytes { bytes in
+            let header = try checkedHeader(bytes)
+            let (width, height) = Self.scaledSize(of: header, denominator: scaleDenominator)
+            let bytesPerRow = width * 4
+            var warnings: [String] = []
+            let pixels = try [UInt8](unsafeUninitializedCapacity: bytesPerRow * height) { buffer, count in
+                let destination = UnsafeMutableRawBufferPointer(buffer)
+                HugePageAdvice.advise(destination)
+                warnings = try CodecBridge.decode(
+                    format: header.format, bytes: bytes, scaleDenominator: header.format == .jpeg ? scaleDenominator : 1,
+                    limits: limits, width: width, height: height, into: destination, bytesPerRow: bytesPerRow)
+                count = bytesPerRow * height
+            }
+            let bitmap = Bitmap(width: width, height: height, bytesPerRow: bytesPerRow, pixels: pixels)
+            return DecodedImage(bitmap: bitmap, header: header, warnings: warnings)
+        }
+    }
+
+    /// Decodes a CMYK or YCCK JPEG at the DCT scale 1/`scaleDenominator` into a bitmap whose four
+    /// bytes per pixel are C, M, Y, K as libjpeg gives them (YCCK turned into CMYK), for a colour
+    /// conversion through the image's ICC profile. `inverted` is true for Adobe's inverted CMYK.
+    /// - Throws: `CodecError` (`.unsupported` for a JPEG that is not CMYK or YCCK).
+    public func decodeCMYK(_ data: some ContiguousBytes, scaleDenominator: Int) throws -> (bitmap: Bitmap, inverted: Bool, warnings: [String]) {
+        guard [1, 2, 4, 8].contains(scaleDenominator) else {
+            throw CodecError.bufferTooSmall("the DCT scale must be 1/1, 1/2, 1/4 or 1/8")
+        }
+        return try data.withUnsafeBytes { bytes in
+            let header = try checkedHeader(bytes)
+            guard header.format == .jpeg else { throw CodecError.unsupported("only JPEG images are CMYK") }
+            let (width, height) = Self.scaledSize(of: header, denominator: scaleDenominator)
+            let bytesPerRow = width * 4
+            var inverted: Int32 = 0
+            var report = apc_report()
+            var limits = self.limits
+            let base = try CodecBridge.base(of: bytes)
+            let pixels = try [UInt8](unsafeUninitializedCapacity: bytesPerRow * height) { buffer, count in
+                let status = apc_jpeg_decode_cmyk(
+                    base, bytes.count, UInt32(scaleDenominator), &limits, UInt32(width), UInt32(height),
+                    buffer.baseAddress, bytesPerRow, buffer.count, &inverted, &report)
+                try CodecBridge.check(status, report)
+                count = bytesPerRow * height
+            }
+            let bitmap = Bitmap(width: width, height: height, bytesPerRow: bytesPerRow, pixels: pixels)
+            return (bitmap, inverted != 0, CodecBridge.warnings(of: report))
+        }
+    }
+
+    /// Reads the ICC profile and the EXIF block of PNG or JPEG data (the chunks or markers before
+    /// the image data); absent blocks are nil.
+    /// - Throws: `CodecError`.
+    public func metadata(of data: some ContiguousBytes) throws -> ImageMetadata {
+        try data.withUnsafeBytes { bytes in
+            let header = try checkedHeader(bytes)
+            var limits = self.limits
+            var report = apc_report()
+            var blocks = apc_metadata()
+            defer { apc_metadata_free(&blocks) }
+            let base = try CodecBridge.base(of: bytes)
+            let status = header.format == .png
+                ? apc_png_read_metadata(base, bytes.count, &limits, &blocks, &report)
+                : apc_jpeg_read_metadata(base, bytes.count, &limits, &blocks, &report)
+            try CodecBridge.check(status, report)
+            func copy(_ pointer: UnsafeMutablePointer<UInt8>?, _ count: Int) -> [UInt8]? {
+                guard let pointer, count > 0 else { return nil }
+                return Array(UnsafeBufferPointer(start: pointer, count: count))
+            }
+            return ImageMetadata(iccProfile: copy(blocks.icc, blocks.icc_length), exif: copy(blocks.exif, blocks.exif_length))
+        }
+    }
+}
