@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "AssetStorage", targets: ["AssetStorage"]),
         .library(name: "AssetLoading", targets: ["AssetLoading"]),
         .library(name: "AssetCodecs", targets: ["AssetCodecs"]),
+        .library(name: "AssetImaging", targets: ["AssetImaging"]),
         .library(name: "AssetLottie", targets: ["AssetLottie"]),
         .library(name: "AssetServer", targets: ["AssetServer"]),
         .executable(name: "assetpipe", targets: ["AssetPipelineCLI"]),
@@ -52,6 +53,34 @@ let package = Package(
         .target(
             name: "AssetCodecs",
             dependencies: ["CAssetCodecs"]
+        ),
+        // Imaging: resampling, orientation, colour (lcms2) and the encoders (libjpeg-turbo, libpng,
+        // libwebp, libavif), all from Debian (scripts/install-deps).
+        .systemLibrary(
+            name: "CWebP",
+            pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"])]
+        ),
+        // No pkgConfig: libavif's .pc adds -DAVIF_DLL, which SwiftPM refuses with a warning; the
+        // header is in /usr/include/avif.
+        .systemLibrary(
+            name: "CAVIF",
+            providers: [.apt(["libavif-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLCMS2",
+            pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]
+        ),
+        .target(
+            name: "CAssetImaging",
+            dependencies: ["CPNG", "CJPEG", "CWebP", "CAVIF", "CLCMS2"],
+            // The module maps' `link` lines reach only Swift importers; pkg-config covers webp and lcms2.
+            linkerSettings: [.linkedLibrary("avif"), .linkedLibrary("webpmux")]
+        ),
+        .target(
+            name: "AssetImaging",
+            dependencies: ["AssetCodecs", "CAssetImaging"]
         ),
         .executableTarget(
             name: "AssetCodecsFuzz",
@@ -99,6 +128,7 @@ let package = Package(
                 "AssetStorage",
                 "AssetLoading",
                 "AssetCodecs",
+                "AssetImaging",
                 "AssetLottie",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -139,6 +169,7 @@ let package = Package(
                 "AssetStorage",
                 "AssetLoading",
                 "AssetCodecs",
+                "AssetImaging",
                 "AssetLottie",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -153,6 +184,7 @@ let package = Package(
                 "AssetStorage",
                 "AssetLoading",
                 "AssetCodecs",
+                "AssetImaging",
                 "AssetLottie",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -186,7 +218,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "AssetExamples",
-            dependencies: ["AssetPipeline", "AssetLoading", "AssetStorage", "AssetCodecs", "AssetLottie"]
+            dependencies: ["AssetPipeline", "AssetLoading", "AssetStorage", "AssetCodecs", "AssetImaging", "AssetLottie"]
         ),
         .executableTarget(
             name: "DiskCacheWorker",
@@ -207,6 +239,7 @@ let package = Package(
         // MARK: tests
         .testTarget(name: "AssetStorageTests", dependencies: ["AssetStorage", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "AssetCodecsTests", dependencies: ["AssetCodecs", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "AssetImagingTests", dependencies: ["AssetImaging", "AssetCodecs", "CWebP", "CAVIF"]),
         .testTarget(name: "AssetLottieTests", dependencies: ["AssetLottie", "AssetTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "AssetLoadingTests", dependencies: [
             "AssetLoading", "AssetStorage", "AssetTestSupport",
@@ -218,7 +251,7 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
         .testTarget(name: "AssetPipelineTests", dependencies: [
-            "AssetPipeline", "AssetStorage", "AssetLoading", "AssetCodecs", "AssetLottie", "AssetTestSupport",
+            "AssetPipeline", "AssetStorage", "AssetLoading", "AssetCodecs", "AssetImaging", "AssetLottie", "AssetTestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "AssetServerTests", dependencies: [

@@ -1,0 +1,54 @@
+/// Why a transform could not be made: a code (compare with `==` against the static values) and a
+/// message.
+///
+/// Decoding failures of the source stay `CodecError`s (corrupt, truncated, unsupported, tooLarge);
+/// this error covers the transform itself, the limits on its output and the encoders.
+public struct ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Code: String, Hashable, Sendable {
+        case invalidTransform
+        case outputTooLarge
+        case unsupportedFormat
+        case encodeFailed
+        case colorConversionFailed
+    }
+
+    private let code: Code
+    /// What went wrong, in words fit for an error response.
+    public let message: String
+
+    private init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// A transform that cannot be made as written: an unknown key or value, a size of 0 or beyond
+    /// the limit, a quality outside 1...100.
+    public static let invalidTransform = ImagingError(.invalidTransform, "invalid transform")
+    /// The output would exceed a configured limit (pixels, side, encoded bytes).
+    public static let outputTooLarge = ImagingError(.outputTooLarge, "output too large")
+    /// An output format that cannot be written (or an encoder that is missing).
+    public static let unsupportedFormat = ImagingError(.unsupportedFormat, "unsupported output format")
+    /// The encoder failed.
+    public static let encodeFailed = ImagingError(.encodeFailed, "encoding failed")
+    /// The embedded ICC profile could not be applied.
+    public static let colorConversionFailed = ImagingError(.colorConversionFailed, "colour conversion failed")
+
+    static func invalidTransform(_ message: String) -> ImagingError { ImagingError(.invalidTransform, message) }
+    static func outputTooLarge(_ message: String) -> ImagingError { ImagingError(.outputTooLarge, message) }
+    static func unsupportedFormat(_ message: String) -> ImagingError { ImagingError(.unsupportedFormat, message) }
+    static func encodeFailed(_ message: String) -> ImagingError { ImagingError(.encodeFailed, message) }
+    static func colorConversionFailed(_ message: String) -> ImagingError { ImagingError(.colorConversionFailed, message) }
+
+    /// The code alone, fit for a metric label or a JSON `code` field: `invalidTransform`,
+    /// `outputTooLarge`, `unsupportedFormat`, `encodeFailed` or `colorConversionFailed`.
+    public var shortDescription: String { code.rawValue }
+
+    /// The code and the message.
+    public var description: String { "\(code.rawValue): \(message)" }
+
+    /// Errors are equal when their codes are; the message is not compared.
+    public static func == (lhs: ImagingError, rhs: ImagingError) -> Bool { lhs.code == rhs.code }
+
+    /// Hashes the code alone, as `==` compares it.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

@@ -1,0 +1,126 @@
+import AssetCodecs
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Makes an ``ImageTransform`` of PNG or JPEG bytes: decodes with shrink-on-load, converts the
+/// embedded ICC profile to sRGB, resizes (Lanczos-3 by default, premultiplied alpha), turns the
+/// image upright, crops or pads, and encodes. Synchronous CPU work: call it off the cooperative pool.
+///
+/// - **Limits first**: the header is read and the source's pixels, the output's pixels and sides
+///   are checked against ``Configuration-swift.struct`` before any pixel memory is allocated.
+/// - **Order**: a JPEG is decoded at the DCT scale that leaves at least a factor of two for the
+///   kernel (as libvips); an RGB or gray ICC profile is applied after the resize (fewer pixels, as
+///   libvips's thumbnail), a CMYK one (CMYK and YCCK JPEGs) before it.
+/// - **Errors**: `CodecError` for a source that does not decode, ``ImagingError`` for a transform
+///   that cannot be made (limits, encoders, colour).
+///
+/// ```swift
+/// let processor = ImageProcessor()
+/// let output = try processor.process(data, transform: ImageTransform(width: 512, format: .webp))
+/// print(output.format, output.width, output.height, output.bytes.count)
+/// ```
+public struct ImageProcessor: Sendable {
+    /// The limits and encoder speeds.
+    public var configuration: Configuration
+
+    /// Creates a processor with `configuration`'s limits.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    var decoder: ImageDecoder {
+        ImageDecoder(configuration: .init(pixelBudget: configuration.maxSourcePixels, maxInputBytes: configuration.maxInputBytes))
+    }
+
+    /// Plans `transform` for `data` from its header alone: what a caller reserves memory for.
+    /// - Throws: `CodecError` for a header that does not read, ``ImagingError`` for limits.
+    public func plan(for data: some ContiguousBytes, transform: ImageTransform, accepting accepted: [OutputFormat]? = nil) throws -> TransformPlan {
+        try transform.validate(maxOutputDimension: configuration.maxOutputDimension)
+        let header = try decoder.header(of: data)
+        return try TransformPlan(header: header, transform: transform, accepted: accepted, configuration: configuration)
+    }
+
+    /// Makes `transform` of `data`. `accepted` lists the formats the caller can take, for
+    /// `format=auto` (nil: keep the source's format).
+    /// - Throws: `CodecError` or ``ImagingError``.
+    public func process(_ data: some ContiguousBytes, transform: ImageTransform, accepting accepted: [OutputFormat]? = nil) throws -> EncodedImage {
+        let plan = try plan(for: data, transform: transform, accepting: accepted)
+        return try process(data, plan: plan, transform: transform)
+    }
+
+    /// Makes `transform` of `data` along a plan made by ``plan(for:transform:accepting:)``.
+    /// - Throws: `CodecError` or ``ImagingError``.
+    public func process(_ data: some ContiguousBytes, plan: TransformPlan, transform: ImageTransform) throws -> EncodedImage {
+        let decoder = self.decoder
+        let metadata = try decoder.metadata(of: data)
+        var profile = metadata.iccProfile
+        let profileSpace = profile.flatMap(ImagingBridge.colorSpace(of:))
+        var bitmap: Bitmap
+        var opaque: Bool
+        if plan.header.colorSpace == .cmyk || plan.header.colorSpace == .ycck, let cmykProfile = profile, profileSpace == "CMYK" {
+            let decoded = try decoder.decodeCMYK(data, scaleDenominator: plan.scaleDenominator)
+            bitmap = try ImagingBridge.convertCMYKToSRGB(decoded.bitmap, inverted: decoded.inverted, profile: cmykProfile)
+            profile = nil  // applied; the pixels are sRGB now
+            opaque = true
+        } else {
+            bitmap = try decoder.decode(data, scaleDenominator: plan.scaleDenominator).bitmap
+            opaque = !plan.header.hasAlpha || ImagingBridge.isOpaque(bitmap)
+            if profileSpace == "CMYK" { profile = nil }  // a CMYK profile on a non-CMYK image: ignored
+        }
+        bitmap = try ImagingBridge.resize(
+            bitmap, width: plan.resizeWidth, height: plan.resizeHeight, kernel: transform.kernel, opaque: opaque,
+            maxWorkBytes: plan.estimatedBytes * 2)
+        bitmap = try ImagingBridge.orient(bitmap, orientation: plan.orientation)
+        bitmap = try crop(bitmap, plan: plan, transform: transform)
+        if let source = profile, !transform.keepICCProfile, profileSpace == "RGB " || profileSpace == "GRAY" {
+            bitmap = try ImagingBridge.convertToSRGB(bitmap, profile: source)
+        }
+        bitmap = pad(bitmap, plan: plan, transform: transform)
+        var options = ImageEncoder.Options(
+            quality: transform.quality, progressive: transform.progressive, lossless: transform.lossless,
+            webpMethod: configuration.webpMethod, avifSpeed: configuration.avifSpeed,
+            background: transform.background ?? .white, maxOutputBytes: configuration.maxOutputBytes)
+        if transform.keepICCProfile, let profile { options.iccProfile = profile }
+        if transform.keepMetadata, let exif = metadata.exif { options.exif = ExifOrientation.uprighted(exif) }
+        let bytes = try ImageEncoder().encode(bitmap, as: plan.format, options: options)
+        return EncodedImage(bytes: bytes, format: plan.format, width: bitmap.width, height: bitmap.height)
+    }
+
+    /// The crop of `fit=cover`: at the gravity's anchor, or the smart window.
+    func crop(_ bitmap: Bitmap, plan: TransformPlan, transform: ImageTransform) throws -> Bitmap {
+        let (width, height) = (plan.geometry.outputWidth, plan.geometry.outputHeight)
+        guard width < bitmap.width || height < bitmap.height else { return bitmap }
+        let (cropWidth, cropHeight) = (min(width, bitmap.width), min(height, bitmap.height))
+        let origin: (x: Int, y: Int)
+        if let anchor = transform.gravity.anchor {
+            origin = (Int((Double(bitmap.width - cropWidth) * anchor.x).rounded()),
+                      Int((Double(bitmap.height - cropHeight) * anchor.y).rounded()))
+        } else {
+            origin = SmartCrop.origin(in: bitmap, width: cropWidth, height: cropHeight, strategy: transform.gravity)
+        }
+        return ImagingBridge.crop(bitmap, x: origin.x, y: origin.y, width: cropWidth, height: cropHeight)
+    }
+
+    /// The padding of `fit=contain`: transparent for formats with alpha unless a background was
+    /// given, else the background (white by default).
+    func pad(_ bitmap: Bitmap, plan: TransformPlan, transform: ImageTransform) -> Bitmap {
+        let (width, height) = (plan.geometry.outputWidth, plan.geometry.outputHeight)
+        guard width > bitmap.width || height > bitmap.height else { return bitmap }
+        let anchor = transform.gravity.anchor ?? (0.5, 0.5)
+        let x = Int((Double(width - bitmap.width) * anchor.x).rounded())
+        let y = Int((Double(height - bitmap.height) * anchor.y).rounded())
+        let fill: SIMD4<UInt8>
+        if let background = transform.background {
+            fill = SIMD4(background.red, background.green, background.blue, 255)
+        } else if plan.format.supportsAlpha {
+            fill = SIMD4(0, 0, 0, 0)
+        } else {
+            fill = SIMD4(255, 255, 255, 255)
+        }
+        return ImagingBridge.pad(bitmap, width: width, height: height, x: x, y: y, fill: fill)
+    }
+}

@@ -1,0 +1,83 @@
+import AssetCodecs
+
+/// How one source is turned into one output: the DCT scale of the decode (shrink-on-load), the
+/// size the decoded image is resized to before it is turned upright, the geometry after, and the
+/// format. Made from the header alone, before any pixel memory is allocated.
+public struct TransformPlan: Sendable, Hashable {
+    /// The source's header.
+    public var header: ImageHeader
+    /// The EXIF orientation applied (1 when none).
+    public var orientation: Int
+    /// libjpeg-turbo's DCT scale denominator (1, 2, 4, 8); 1 for PNG.
+    public var scaleDenominator: Int
+    /// The decoded size (stored orientation).
+    public var decodedWidth: Int
+    public var decodedHeight: Int
+    /// The size the decoded image is resized to (stored orientation).
+    public var resizeWidth: Int
+    public var resizeHeight: Int
+    /// The sizes after turning upright: resized, then cropped or padded to the output.
+    public var geometry: TransformGeometry
+    /// The output format.
+    public var format: OutputFormat
+
+    /// Plans `transform` for `header`, choosing `.auto` formats from `accepted` (nil: the caller
+    /// did not say).
+    /// - Throws: `ImagingError.outputTooLarge` when the output passes the configuration's limits.
+    public init(
+        header: ImageHeader, transform: ImageTransform, accepted: [OutputFormat]?, configuration: ImageProcessor.Configuration
+    ) throws {
+        self.header = header
+        let orientation = (header.orientation ?? 1).clamped(1, 8)
+        self.orientation = orientation
+        let transposed = orientation >= 5
+        let (uprightWidth, uprightHeight) = transposed ? (header.height, header.width) : (header.width, header.height)
+        let geometry = transform.geometry(sourceWidth: uprightWidth, sourceHeight: uprightHeight)
+        self.geometry = geometry
+        let outputPixels = geometry.outputWidth.multipliedReportingOverflow(by: geometry.outputHeight)
+        let largestSide = max(geometry.outputWidth, geometry.outputHeight, geometry.resizedWidth, geometry.resizedHeight)
+        guard !outputPixels.overflow, outputPixels.partialValue <= configuration.maxOutputPixels else {
+            throw ImagingError.outputTooLarge(
+                "the output would be \(geometry.outputWidth)x\(geometry.outputHeight) pixels, the limit is \(configuration.maxOutputPixels)")
+        }
+        guard largestSide <= configuration.maxOutputDimension else {
+            throw ImagingError.outputTooLarge(
+                "the output would be \(geometry.outputWidth)x\(geometry.outputHeight), the largest side allowed is \(configuration.maxOutputDimension)")
+        }
+        (resizeWidth, resizeHeight) = transposed
+            ? (geometry.resizedHeight, geometry.resizedWidth) : (geometry.resizedWidth, geometry.resizedHeight)
+        // Shrink-on-load as libvips does: a DCT scale that leaves at least a factor of two for the kernel.
+        var denominator = 1
+        if header.format == .jpeg {
+            let shrink = min(Double(header.width) / Double(resizeWidth), Double(header.height) / Double(resizeHeight))
+            denominator = shrink >= 16 ? 8 : shrink >= 8 ? 4 : shrink >= 4 ? 2 : 1
+        }
+        scaleDenominator = denominator
+        (decodedWidth, decodedHeight) = ImageDecoder.scaledSize(of: header, denominator: denominator)
+        format = Self.format(for: transform.format, accepted: accepted, header: header)
+    }
+
+    /// The format `.auto` resolves to, or the one asked for.
+    static func format(for choice: ImageTransform.FormatChoice, accepted: [OutputFormat]?, header: ImageHeader) -> OutputFormat {
+        if case .format(let format) = choice { return format }
+        guard let accepted else { return header.format == .png ? .png : .jpeg }
+        if accepted.contains(.avif) { return .avif }
+        if accepted.contains(.webp) { return .webp }
+        if header.hasAlpha, accepted.contains(.png) || !accepted.contains(.jpeg) { return .png }
+        return .jpeg
+    }
+
+    /// Bytes the transform holds at its peak, estimated: the decoded pixels, the resampler's float
+    /// intermediate, the resized, upright and output bitmaps, and room for the encoded output.
+    public var estimatedBytes: Int {
+        let decoded = decodedWidth * decodedHeight * 4
+        let intermediate = decodedHeight * resizeWidth * 16
+        let resized = resizeWidth * resizeHeight * 4
+        let output = geometry.outputWidth * geometry.outputHeight * 4
+        return decoded + intermediate + 2 * resized + 2 * output
+    }
+}
+
+extension Comparable {
+    func clamped(_ low: Self, _ high: Self) -> Self { min(max(self, low), high) }
+}

@@ -1,0 +1,112 @@
+/// What to make of an image: its size and crop, orientation, colour handling, output format and
+/// encoder settings. One value that Swift code, a CLI flag set and a URL query all build, with a
+/// canonical text form (``canonicalText``) fit for a cache key.
+///
+/// - Sizes are in CSS pixels times ``devicePixelRatio``; with no size the image keeps its own.
+/// - The EXIF orientation is applied and the tag dropped; the embedded ICC profile is converted
+///   to sRGB; EXIF, XMP and comments are stripped. ``keepMetadata`` and ``keepICCProfile`` turn
+///   the last two off.
+/// - ``format`` `.auto` picks from what the caller accepts (see ``FormatChoice``).
+///
+/// ```swift
+/// var transform = ImageTransform(width: 512, format: .webp)
+/// transform.quality = 80
+/// let same = try ImageTransform(parsing: "w=512,format=webp,q=80")   // == transform
+/// ```
+public struct ImageTransform: Sendable, Hashable {
+    /// Target width in CSS pixels (times ``devicePixelRatio``), or nil. Default: nil.
+    public var width: Int?
+    /// Target height in CSS pixels (times ``devicePixelRatio``), or nil. Default: nil.
+    public var height: Int?
+    /// How the image fills a box of both sides. Default: `.inside`.
+    public var fit: Fit
+    /// Whether an image smaller than the target is scaled up. Default: false (it keeps its size;
+    /// `contain` still pads to the box).
+    public var enlarge: Bool
+    /// Where a crop keeps the image, or where a padded image sits. Default: `.center`.
+    public var gravity: Gravity
+    /// The device pixel ratio the sizes are multiplied by, 0 < dpr <= 5. Default: 1.
+    public var devicePixelRatio: Double
+    /// The colour alpha is flattened onto for JPEG, and padding's colour. Default: nil (white for
+    /// flattening; transparent padding for formats with alpha).
+    public var background: RGBColor?
+    /// The output format. Default: `.auto`.
+    public var format: FormatChoice
+    /// Encoder quality 1...100, or nil for the format's default (JPEG 80, WebP 80, AVIF 60).
+    public var quality: Int?
+    /// Lossless WebP or AVIF. Default: false.
+    public var lossless: Bool
+    /// Progressive JPEG (interlaced PNG). Default: false.
+    public var progressive: Bool
+    /// The resize filter. Default: `.lanczos3`.
+    public var kernel: ResampleKernel
+    /// Keep the EXIF block (with its orientation set to 1, as the pixels are upright). Default: false.
+    public var keepMetadata: Bool
+    /// Keep the embedded ICC profile and the pixels as they are, instead of converting to sRGB.
+    /// Default: false.
+    public var keepICCProfile: Bool
+
+    /// Creates a transform; every parameter defaults to the value documented on its property.
+    public init(
+        width: Int? = nil, height: Int? = nil, fit: Fit = .inside, enlarge: Bool = false, gravity: Gravity = .center,
+        devicePixelRatio: Double = 1, background: RGBColor? = nil, format: FormatChoice = .auto, quality: Int? = nil,
+        lossless: Bool = false, progressive: Bool = false, kernel: ResampleKernel = .lanczos3,
+        keepMetadata: Bool = false, keepICCProfile: Bool = false
+    ) {
+        self.width = width
+        self.height = height
+        self.fit = fit
+        self.enlarge = enlarge
+        self.gravity = gravity
+        self.devicePixelRatio = devicePixelRatio
+        self.background = background
+        self.format = format
+        self.quality = quality
+        self.lossless = lossless
+        self.progressive = progressive
+        self.kernel = kernel
+        self.keepMetadata = keepMetadata
+        self.keepICCProfile = keepICCProfile
+    }
+
+    /// The output format asked for.
+    public enum FormatChoice: Sendable, Hashable {
+        /// Chosen per request: from the formats the caller accepts, AVIF first, then WebP, then JPEG
+        /// (PNG when the image has alpha); with no list, the source's own format (JPEG stays JPEG,
+        /// PNG stays PNG).
+        case auto
+        /// This format.
+        case format(OutputFormat)
+
+        /// `auto`, or the format's name.
+        public var name: String {
+            switch self {
+            case .auto: "auto"
+            case .format(let format): format.rawValue
+            }
+        }
+    }
+
+    /// Checks the values against `limits`: sizes 1...`maxOutputDimension`, dpr in (0, 5],
+    /// quality in 1...100.
+    /// - Throws: `ImagingError.invalidTransform`.
+    public func validate(maxOutputDimension: Int = ImageProcessor.Configuration().maxOutputDimension) throws {
+        for (name, value) in [("w", width), ("h", height)] {
+            if let value, value < 1 || value > maxOutputDimension {
+                throw ImagingError.invalidTransform("\(name) must be 1 to \(maxOutputDimension) (got \(value))")
+            }
+        }
+        guard devicePixelRatio > 0, devicePixelRatio <= 5, devicePixelRatio.isFinite else {
+            throw ImagingError.invalidTransform("dpr must be above 0 and at most 5 (got \(devicePixelRatio))")
+        }
+        if let quality, !(1...100).contains(quality) {
+            throw ImagingError.invalidTransform("q must be 1 to 100 (got \(quality))")
+        }
+        for (name, value) in [("w", width), ("h", height)] {
+            if let value, Double(value) * devicePixelRatio > Double(maxOutputDimension) {
+                throw ImagingError.invalidTransform(
+                    "\(name) times dpr is \(Int(Double(value) * devicePixelRatio)), above the limit of \(maxOutputDimension)")
+            }
+        }
+    }
+}

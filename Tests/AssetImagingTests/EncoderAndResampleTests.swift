@@ -1,0 +1,113 @@
+import AssetCodecs
+import AssetImaging
+import Foundation
+import Testing
+
+@Suite struct EncoderAndResampleTests {
+    /// A half-transparent image: opaque red on the left, fully transparent green on the right,
+    /// a soft alpha ramp at the top.
+    static let halfTransparent = ImagingFixtures.bitmap(width: 64, height: 48) { x, y in
+        if y < 8 { return SIMD4(UInt8(x * 4), 0, 255, UInt8(y * 32)) }
+        return x < 32 ? SIMD4(255, 0, 0, 255) : SIMD4(0, 255, 0, 0)
+    }
+
+    @Test(arguments: [OutputFormat.png, .webp, .avif])
+    func alphaSurvivesFormatsThatHaveIt(_ format: OutputFormat) throws {
+        var options = ImageEncoder.Options()
+        options.lossless = format != .png
+        options.quality = 100
+        let bytes = try ImageEncoder().encode(Self.halfTransparent, as: format, options: options)
+        #expect(ImageFormat(sniffing: bytes) == (format == .png ? .png : format == .webp ? .webp : .avif))
+        let decoded = try ImagingFixtures.decode(bytes)
+        #expect(decoded.rgba(x: 10, y: 20).w == 255)
+        #expect(decoded.rgba(x: 50, y: 20).w == 0)
+        #expect(abs(Int(decoded.rgba(x: 10, y: 4).w) - 128) <= 2)
+    }
+
+    @Test func jpegFlattensAlphaOntoTheBackground() throws {
+        var options = ImageEncoder.Options(quality: 95, chromaSubsampling: false)
+        options.background = RGBColor(red: 0, green: 0, blue: 255)
+        let decoded = try ImagingFixtures.decode(try ImageEncoder().encode(Self.halfTransparent, as: .jpeg, options: options))
+        let left = decoded.rgba(x: 10, y: 30), right = decoded.rgba(x: 54, y: 30)
+        #expect(left.x > 240 && left.z < 15)
+        #expect(right.z > 240 && right.y < 15 && right.x < 15)
+    }
+
+    @Test func pngPicksTheSmallestExactColourType() throws {
+        // Two colours: a 1-bit palette, far smaller than RGBA; the pixels survive exactly.
+        let twoColours = ImagingFixtures.bitmap(width: 100, height: 100) { x, _ in x % 2 == 0 ? SIMD4(10, 20, 30, 255) : SIMD4(200, 100, 0, 255) }
+        let indexed = try ImageEncoder().encode(twoColours, as: .png)
+        var rgba = ImageEncoder.Options()
+        rgba.palette = false
+        let full = try ImageEncoder().encode(twoColours, as: .png, options: rgba)
+        #expect(indexed.count < full.count)
+        #expect(try ImageDecoder().header(of: indexed).colorSpace == .palette)
+        #expect(ImagingFixtures.difference(try ImagingFixtures.decode(indexed), twoColours).max == 0)
+        #expect(ImagingFixtures.difference(try ImagingFixtures.decode(full), twoColours).max == 0)
+    }
+
+    @Test(arguments: [ResampleKernel.lanczos3, .lanczos2, .cubic, .mitchell, .linear, .nearest])
+    func aConstantImageStaysConstantToItsEdges(_ kernel: ResampleKernel) throws {
+        let flat = ImagingFixtures.bitmap(width: 97, height: 61) { _, _ in SIMD4(37, 140, 222, 255) }
+        let png = try ImageEncoder().encode(flat, as: .png)
+        for (w, h) in [(13, 9), (200, 120), (97, 7)] {
+            var transform = ImageTransform(width: w, height: h, fit: .fill, enlarge: true, format: .format(.png))
+            transform.kernel = kernel
+            let out = try ImagingFixtures.decode(try ImageProcessor().process(png, transform: transform).bytes)
+            #expect((out.width, out.height) == (w, h))
+            let constant = ImagingFixtures.bitmap(width: w, height: h) { _, _ in SIMD4(37, 140, 222, 255) }
+            #expect(ImagingFixtures.difference(out, constant).max == 0)
+        }
+    }
+
+    @Test func transparentPixelsDoNotBleedTheirColour() throws {
+        let png = try ImageEncoder().encode(Self.halfTransparent, as: .png)
+        let out = try ImagingFixtures.decode(try ImageProcessor().process(png, transform: ImageTransform(width: 16, format: .format(.png))).bytes)
+        for y in 3..<out.height {
+            for x in 0..<out.width where out.rgba(x: x, y: y).w > 0 {
+                #expect(out.rgba(x: x, y: y).y == 0, "green from transparent pixels bled into (\(x), \(y))")
+            }
+        }
+    }
+
+    /// Our Lanczos-3 against a direct evaluation of the same filter in Double, written here.
+    @Test func lanczos3MatchesAFloatingPointReference() throws {
+        var generator = SystemRandomNumberGenerator()
+        let source = ImagingFixtures.bitmap(width: 40, height: 30) { _, _ in
+            SIMD4(UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator), 255)
+        }
+        let png = try ImageEncoder().encode(source, as: .png, options: .init(palette: false))
+        let (dw, dh) = (13, 11)
+        let out = try ImagingFixtures.decode(try ImageProcessor().process(
+            png, transform: ImageTransform(width: dw, height: dh, fit: .fill, format: .format(.png))).bytes)
+        func weights(_ src: Int, _ dst: Int) -> [[(Int, Double)]] {
+            let scale = Double(dst) / Double(src), stretch = 1 / scale, support = 3 * stretch
+            return (0..<dst).map { i in
+                let center = (Double(i) + 0.5) / scale
+                var taps: [(Int, Double)] = []
+                for j in max(0, Int((center - support).rounded(.down)))..<min(src, Int((center + support).rounded(.up))) {
+                    let x = (Double(j) + 0.5 - center) / stretch
+                    func sinc(_ v: Double) -> Double { v == 0 ? 1 : sin(Double.pi * v) / (Double.pi * v) }
+                    taps.append((j, abs(x) < 3 ? sinc(x) * sinc(x / 3) : 0))
+                }
+                let sum = taps.reduce(0) { $0 + $1.1 }
+                return taps.map { ($0.0, $0.1 / sum) }
+            }
+        }
+        let wx = weights(40, dw), wy = weights(30, dh)
+        var worst = 0.0
+        for y in 0..<dh {
+            for x in 0..<dw {
+                for c in 0..<3 {
+                    var value = 0.0
+                    for (sy, ky) in wy[y] {
+                        for (sx, kx) in wx[x] { value += ky * kx * Double(source.pixels[(sy * 40 + sx) * 4 + c]) }
+                    }
+                    let expected = min(255, max(0, value))
+                    worst = max(worst, abs(expected - Double(out.pixels[(y * dw + x) * 4 + c])))
+                }
+            }
+        }
+        #expect(worst <= 1.0, "largest difference \(worst)")
+    }
+}
