@@ -1,3 +1,4 @@
+import AssetImaging
 import NIOPosix
 
 extension ImageUtil {
@@ -13,12 +14,20 @@ extension ImageUtil {
         /// Threads that decode: a started pool the caller owns and stops, or nil for the manager's I/O
         /// threads. Either way decoding runs off Swift's cooperative pool. Default: nil.
         public var decodePool: NIOThreadPool?
+        /// The limits and encoder speeds of variants (``ImageUtil/variant(for:transform:accepting:options:)``);
+        /// its source pixel and input limits are replaced by the decode options' and this
+        /// configuration's. Default: `ImageProcessor.Configuration()`.
+        public var processor: ImageProcessor.Configuration
 
         /// Creates a configuration; every parameter defaults to the value documented on its property.
-        public init(decodeBudget: Int = 512 << 20, maxInputBytes: Int = 256 << 20, decodePool: NIOThreadPool? = nil) {
+        public init(
+            decodeBudget: Int = 512 << 20, maxInputBytes: Int = 256 << 20, decodePool: NIOThreadPool? = nil,
+            processor: ImageProcessor.Configuration = ImageProcessor.Configuration()
+        ) {
             self.decodeBudget = decodeBudget
             self.maxInputBytes = maxInputBytes
             self.decodePool = decodePool
+            self.processor = processor
         }
     }
 }

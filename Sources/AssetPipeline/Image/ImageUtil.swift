@@ -43,7 +43,9 @@ public final class ImageUtil: Sendable {
     /// The in-flight decode budget (its ``ByteBudget/peak`` shows how much decodes held at once).
     public let decodeBudget: ByteBudget
     let loads: MemoizedLoader<DecodedImage>
+    let variants: VariantStore
     let decodes = Atomic<Int>(0)
+    let transforms = Atomic<Int>(0)
 
     /// Creates the util over `manager`'s loader and caches.
     public init(manager: AssetsManager, configuration: Configuration = Configuration()) {
@@ -51,6 +53,7 @@ public final class ImageUtil: Sendable {
         self.configuration = configuration
         self.decodeBudget = ByteBudget(capacity: configuration.decodeBudget)
         self.loads = MemoizedLoader(manager: manager, kind: .image)
+        self.variants = VariantStore(memory: manager.memoryCache(for: .image))
     }
 
     /// Decodes started by this util (memory hits and coalesced callers start none).

@@ -1,0 +1,123 @@
+import AssetCodecs
+import AssetImaging
+import AssetLoading
+import AssetStorage
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension ImageUtil {
+    /// The image at `url` made into `transform` (resized, cropped, upright, sRGB, encoded): from
+    /// memory, else from the disk cache's derived entry, else made now and stored in both.
+    ///
+    /// - **The source** loads as any image does (``Options/strategy``: fresh from the disk cache,
+    ///   revalidated, or downloaded). Its validator (`ETag`, else `Last-Modified`, else a checksum
+    ///   of its bytes) is part of the variant's key (``VariantKey``), so a changed source never
+    ///   serves an old variant.
+    /// - **A miss** reads the source bytes, plans the transform from the header (limits checked
+    ///   before any pixel memory), reserves the plan's bytes from the decode budget, and transforms
+    ///   on the decode pool, never on Swift's cooperative pool. The result goes to the disk cache as
+    ///   a derived entry (kind `.image`) and to the image memory cache.
+    /// - **Concurrent requests** for the same variant share one transform (and the loader shares
+    ///   one download of the source).
+    /// - `accepted`: the formats the caller takes, for `format=auto` (nil: keep the source's format).
+    /// - Errors: ``ImagingError`` for a transform that cannot be made (nothing is cached),
+    ///   `CodecError` for a source that does not decode (its disk entry is removed, as
+    ///   ``image(for:options:)`` does), `LoaderError` for a load that fails.
+    ///
+    /// ```swift
+    /// let variant = try await images.variant(for: url, transform: ImageTransform(width: 256, format: .webp))
+    /// print(variant.mediaType, variant.width, variant.height, variant.data.count)
+    /// ```
+    public func variant(
+        for url: URL, transform: ImageTransform, accepting accepted: [OutputFormat]? = nil, options: Options = Options()
+    ) async throws -> ImageVariant {
+        let processor = ImageProcessor(configuration: processorConfiguration(options))
+        try transform.validate(maxOutputDimension: processor.configuration.maxOutputDimension)
+        let response = try await manager.load(AssetRequest(
+            url: url, kind: .image, cacheKey: options.cacheKey, strategy: options.strategy))
+        var sourceData: Data? = nil
+        let validator: String
+        if let known = VariantKey.validator(of: response) {
+            validator = known
+        } else {
+            let data = try await manager.loader.data(for: response)
+            sourceData = data
+            validator = "sum:" + BytesChecksum.string(of: data)
+        }
+        let key = VariantKey.key(sourceKey: response.cacheKey, validator: validator, transform: transform, accepted: accepted)
+        if options.strategy != .networkOnly, let hit = variants.memory.object(ImageVariant.self, forKey: key) {
+            var variant = hit
+            variant.origin = .memory
+            return variant
+        }
+        let prefetched = sourceData
+        let variant = try await variants.work.value(forKey: key) {
+            try await self.makeVariant(
+                key: key, validator: validator, response: response, sourceData: prefetched,
+                transform: transform, accepted: accepted, processor: processor, options: options)
+        }
+        return variant
+    }
+
+    /// The processor limits for `options`: the pixel budget and input limit of the decode options.
+    func processorConfiguration(_ options: Options) -> ImageProcessor.Configuration {
+        var configuration = self.configuration.processor
+        configuration.maxSourcePixels = options.pixelBudget
+        configuration.maxInputBytes = self.configuration.maxInputBytes
+        return configuration
+    }
+
+    /// The shared work of one variant key: the disk cache, else the transform and its stores.
+    private func makeVariant(
+        key: String, validator: String, response: AssetResponse, sourceData: Data?, transform: ImageTransform,
+        accepted: [OutputFormat]?, processor: ImageProcessor, options: Options
+    ) async throws -> ImageVariant {
+        let disk = manager.diskCache
+        if options.strategy != .networkOnly,
+            let stored = try? await manager.runIO({ () -> (Data, CacheMetadata)? in
+                guard let metadata = try disk.metadata(forKey: key), let data = try disk.data(forKey: key) else { return nil }
+                return (data, metadata)
+            }),
+            let contentType = stored.1.contentType, let facts = VariantKey.parse(contentType: contentType)
+        {
+            let variant = ImageVariant(
+                data: stored.0, format: facts.format, width: facts.width, height: facts.height, key: key,
+                sourceValidator: validator, origin: .disk)
+            variants.memory.set(variant, forKey: key, cost: variant.cost)
+            return variant
+        }
+        let data: Data
+        if let sourceData { data = sourceData } else { data = try await manager.loader.data(for: response) }
+        let encoded: EncodedImage
+        do {
+            let plan = try await runDecoding { try processor.plan(for: data, transform: transform, accepting: accepted) }
+            encoded = try await decodeBudget.withReservation(of: plan.estimatedBytes + data.count) {
+                try await runDecoding { [self] in
+                    self.transforms.add(1, ordering: .relaxed)
+                    return try processor.process(data, plan: plan, transform: transform)
+                }
+            }
+        } catch let error as CodecError where error.isDataError {
+            await manager.discardStoredBody(of: response)
+            throw error
+        }
+        let variant = ImageVariant(
+            data: Data(encoded.bytes), format: encoded.format, width: encoded.width, height: encoded.height, key: key,
+            sourceValidator: validator, origin: .transformed)
+        let info = DiskCache.EntryInfo(
+            kind: .image, originalUrlString: response.url,
+            contentType: VariantKey.contentType(of: encoded.format, width: encoded.width, height: encoded.height),
+            lastModified: response.headers.values(for: "Last-Modified").first)
+        // A refused store (a full disk) still answers: the variant is in memory.
+        try? await manager.runIO { _ = try disk.store(variant.data, forKey: key, info: info) }
+        variants.memory.set(variant, forKey: key, cost: variant.cost)
+        return variant
+    }
+
+    /// Transforms started by this util (memory and disk hits and coalesced callers start none).
+    public var transformCount: Int { transforms.load(ordering: .relaxed) }
+}
