@@ -13,6 +13,7 @@ struct AssetPipe: AsyncParsableCommand {
         version: AssetPipelineVersion.current,
         subcommands: [
             CacheCommand.self,
+            ConvertCommand.self,
             DecodeCommand.self,
             GetCommand.self,
             LottieCommand.self,

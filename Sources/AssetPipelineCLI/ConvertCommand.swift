@@ -1,0 +1,190 @@
+import ArgumentParser
+import AssetCodecs
+import AssetImaging
+import AssetLoading
+import AssetPipeline
+import Foundation
+
+/// `assetpipe convert SRC --output OUT`: resizes, crops, orients and encodes an image.
+struct ConvertCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Resize, crop and encode a PNG or JPEG (a file or an http(s) URL) to JPEG, PNG, WebP or AVIF.",
+        discussion: """
+            The output format is --format, else the output's extension (.jpg, .png, .webp, .avif). \
+            The EXIF orientation is applied, an embedded ICC profile is converted to sRGB, and metadata \
+            is stripped, unless --keep-metadata or --keep-icc say otherwise. A URL loads through the cache \
+            (--cache-dir) and the variant is kept there too, as ImageUtil.variant does. \
+            --transform takes the canonical text form (w=512,h=512,fit=cover,format=webp,q=80); the \
+            other flags override its values. The file appears only once complete.
+            Exits 1 when the input cannot be read, decoded or encoded, 2 on bad usage (a bad transform).
+            """)
+
+    @Argument(help: "A file path, or an http or https URL.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the encoded image to this file.", valueName: "file"))
+    var output: String
+
+    @Option(help: ArgumentHelp("Transform as text: w=512,h=256,fit=cover,format=webp,q=80.", valueName: "text"))
+    var transform: String?
+
+    @Option(help: ArgumentHelp("Target width (times --dpr).", valueName: "px"))
+    var width: Int?
+
+    @Option(help: ArgumentHelp("Target height (times --dpr).", valueName: "px"))
+    var height: Int?
+
+    @Option(help: ArgumentHelp("How a box of both sides is filled: cover, contain, fill, inside (default), outside.", valueName: "fit"))
+    var fit: String?
+
+    @Option(help: ArgumentHelp(
+        "Where a crop keeps the image: center, north, south, east, west, northeast, northwest, southeast, southwest, entropy, attention.",
+        valueName: "gravity"))
+    var gravity: String?
+
+    @Flag(help: "Scale images smaller than the target up.")
+    var enlarge = false
+
+    @Option(help: ArgumentHelp("Device pixel ratio the sizes are multiplied by (0 < dpr <= 5).", valueName: "ratio"))
+    var dpr: Double?
+
+    @Option(help: ArgumentHelp("Background for flattening alpha into JPEG and for padding (RRGGBB).", valueName: "hex"))
+    var background: String?
+
+    @Option(help: ArgumentHelp("jpeg, png, webp, avif or auto (the source's format).", valueName: "format"))
+    var format: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Quality 1-100 (default: JPEG 80, WebP 80, AVIF 60).", valueName: "q"))
+    var quality: Int?
+
+    @Flag(help: "Lossless WebP or AVIF.")
+    var lossless = false
+
+    @Flag(help: "Progressive JPEG, interlaced PNG.")
+    var progressive = false
+
+    @Option(help: ArgumentHelp("Resize filter: lanczos3 (default), lanczos2, cubic, mitchell, linear, nearest.", valueName: "kernel"))
+    var kernel: String?
+
+    @Flag(name: .customLong("keep-metadata"), help: "Keep the EXIF block (its orientation set to 1).")
+    var keepMetadata = false
+
+    @Flag(name: .customLong("keep-icc"), help: "Keep the ICC profile and the pixels as they are (no conversion to sRGB).")
+    var keepICC = false
+
+    @Option(name: .customLong("max-pixels"), help: ArgumentHelp(
+        "Refuse sources that declare more pixels than this (default 100000000).", valueName: "n"))
+    var maxPixels: Int = ImageUtil.Options.defaultPixelBudget
+
+    @OptionGroup var cache: CacheOptions
+    @OptionGroup var tier: TierOptions
+    @OptionGroup var outputOptions: OutputOptions
+
+    /// The transform the flags describe.
+    func resolvedTransform() throws -> ImageTransform {
+        var pairs: [(String, String)] = []
+        if let transform {
+            let base = try ImageTransform(parsing: transform)
+            if base != ImageTransform() {
+                pairs += base.canonicalText.split(separator: ",").map { item in
+                    let parts = item.split(separator: "=", maxSplits: 1)
+                    return (String(parts[0]), String(parts[1]))
+                }
+            }
+        }
+        func set(_ key: String, _ value: String?) {
+            guard let value else { return }
+            pairs.removeAll { $0.0 == key }
+            pairs.append((key, value))
+        }
+        set("w", width.map(String.init))
+        set("h", height.map(String.init))
+        set("fit", fit)
+        set("gravity", gravity)
+        set("enlarge", enlarge ? "1" : nil)
+        set("dpr", dpr.map { String($0) })
+        set("bg", background)
+        set("q", quality.map(String.init))
+        set("lossless", lossless ? "1" : nil)
+        set("progressive", progressive ? "1" : nil)
+        set("kernel", kernel)
+        set("metadata", keepMetadata ? "keep" : nil)
+        set("icc", keepICC ? "keep" : nil)
+        let named = OutputFormat(pathExtension: (output as NSString).pathExtension)
+        if let format {
+            set("format", format)
+            if let named, let chosen = OutputFormat(rawValue: format.lowercased()), chosen != named {
+                throw ValidationError("--format \(format) disagrees with the output's extension (.\(named.fileExtension))")
+            }
+        } else if !pairs.contains(where: { $0.0 == "format" }) {
+            guard let named else {
+                throw ValidationError(
+                    "cannot tell the format from the output's name '\(output)': name it .jpg, .png, .webp or .avif, or use --format")
+            }
+            set("format", named.rawValue)
+        }
+        return try ImageTransform(pairs: pairs)
+    }
+
+    func validate() throws {
+        do {
+            _ = try resolvedTransform()
+        } catch let error as ImagingError {
+            throw ValidationError(error.message)
+        }
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+    }
+
+    func run() async throws {
+        let transform = try resolvedTransform()
+        let result: (format: OutputFormat, width: Int, height: Int, bytes: Int, origin: String?)
+        do {
+            result = try await convert(transform)
+        } catch {
+            let failure = Self.failure(error)
+            if outputOptions.json { CLIOutput.printJSON(["error": failure.json]) }
+            CLIOutput.error("\(input): \(failure.code): \(failure.message)")
+            throw ExitCode.failure
+        }
+        if outputOptions.json {
+            var object: [String: Any] = [
+                "format": result.format.rawValue, "mediaType": result.format.mediaType, "width": result.width,
+                "height": result.height, "bytes": result.bytes, "output": output, "transform": transform.canonicalText,
+            ]
+            if let origin = result.origin { object["origin"] = origin }
+            CLIOutput.printJSON(object)
+        } else {
+            print("\(result.format.rawValue) \(result.width)x\(result.height) \(result.bytes) bytes -> \(output)")
+        }
+    }
+
+    /// A file on this thread; a URL through the manager's cache as a variant.
+    private func convert(_ transform: ImageTransform) async throws -> (format: OutputFormat, width: Int, height: Int, bytes: Int, origin: String?) {
+        var limits = ImageProcessor.Configuration()
+        limits.maxSourcePixels = maxPixels
+        guard let url = RemoteInput(input).url else {
+            let data = try LocalInput.read(input, limit: limits.maxInputBytes)
+            let encoded = try ImageProcessor(configuration: limits).process(data, transform: transform)
+            try write(encoded.bytes)
+            return (encoded.format, encoded.width, encoded.height, encoded.bytes.count, nil)
+        }
+        let variant = try await cache.withManager(loader: try tier.loaderConfiguration()) { manager in
+            try await ImageUtil(manager: manager).variant(
+                for: url, transform: transform, options: ImageUtil.Options(pixelBudget: maxPixels))
+        }
+        try variant.data.withUnsafeBytes { try write(Array($0)) }
+        return (variant.format, variant.width, variant.height, variant.data.count, variant.origin.rawValue)
+    }
+
+    private func write(_ bytes: [UInt8]) throws {
+        let file = try OutputFile(path: output)
+        try bytes.withUnsafeBytes { try file.write($0) }
+        try file.commit()
+    }
+
+    static func failure(_ error: any Error) -> CLIFailure {
+        if let error = error as? ImagingError { return CLIFailure(code: error.shortDescription, message: error.message) }
+        return CLIFailure(error)
+    }
+}

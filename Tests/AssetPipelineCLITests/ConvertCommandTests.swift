@@ -1,0 +1,92 @@
+import AssetTestSupport
+import Foundation
+import Testing
+
+@Suite("assetpipe convert")
+struct ConvertCommandTests {
+    /// Each format's reference decoder (scripts/install-deps installs them), run on `file`.
+    static func referenceCheck(_ ext: String, _ file: String, scratch: URL) -> [String] {
+        switch ext {
+        case "jpg": ["djpeg", "-outfile", "/dev/null", file]
+        case "png": ["pngcheck", "-q", file]
+        case "webp": ["dwebp", "-quiet", file, "-o", "/dev/null"]
+        default: ["avifdec", file, scratch.appendingPathComponent("check.png").path]
+        }
+    }
+
+    @Test(arguments: ["jpg", "png", "webp", "avif"])
+    func aFileBecomesEachFormatThatItsReferenceToolReads(_ ext: String) async throws {
+        let dir = try CLIFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.\(ext)").path
+        let result = try await assetpipeAsync([
+            "convert", CLIFixtures.path("imaging/orientation-6.jpg"), "-o", out, "--width", "100", "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try jsonObject(result.stdout)
+        #expect(json["format"] as? String == (ext == "jpg" ? "jpeg" : ext))
+        #expect(json["width"] as? Int == 100)
+        #expect(json["height"] as? Int == 64)  // upright 224 x 144, scaled to 100 wide
+        let size = try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int
+        #expect(json["bytes"] as? Int == size)
+        let tool = Self.referenceCheck(ext, out, scratch: dir)
+        let check = try await shellAsync(tool)
+        #expect(check.status == 0, "\(tool): \(check.stderr)")
+    }
+
+    @Test func aURLConvertsThroughTheCacheAndASecondRunTransformsNothing() async throws {
+        let dir = try CLIFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let jpeg = try CLIFixtures.bytes("jpeg/libjpeg-turbo/testorig.jpg")
+        try await withTestOrigin { origin in
+            origin.setRoute("/p.jpg", .resource(TestResource(content: .bytes(jpeg), eTag: "\"1\"", headers: [("Cache-Control", "max-age=3600")])))
+            let arguments = [
+                "convert", origin.url("/p.jpg"), "--cache-dir", dir.path, "-o", dir.appendingPathComponent("t.webp").path,
+                "--transform", "w=64,h=64,fit=cover,q=70", "--json",
+            ]
+            let first = try await assetpipeAsync(arguments)
+            #expect(first.status == 0, "\(first.stderr)")
+            let json = try jsonObject(first.stdout)
+            #expect(json["origin"] as? String == "transformed")
+            #expect(json["transform"] as? String == "w=64,h=64,fit=cover,format=webp,q=70")
+            #expect((json["width"] as? Int, json["height"] as? Int) == (64, 64))
+            let second = try await assetpipeAsync(arguments)
+            #expect(try jsonObject(second.stdout)["origin"] as? String == "disk")
+            #expect(origin.requestCount(path: "/p.jpg") == 1)
+        }
+    }
+
+    @Test(arguments: [
+        ["--width", "0"], ["--width", "100000"], ["--format", "gif"], ["--fit", "squash"], ["--quality", "0"],
+        ["--transform", "w=10,bogus=1"], ["--format", "png"],  // disagrees with out.webp
+    ])
+    func absurdTransformsExitTwoAndWriteNothing(_ flags: [String]) async throws {
+        let dir = try CLIFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.webp").path
+        let result = try await assetpipeAsync(["convert", CLIFixtures.path("imaging/orientation-1.jpg"), "-o", out] + flags)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test(arguments: [
+        "png/libpng-testpngs/crashers/badcrc.png", "jpeg/jpeg-decoder-crashtest/missing-sos.jpg",
+        "jpeg/jpeg-decoder-crashtest/dc-predictor-overflow.jpg",
+    ])
+    func badSourcesExitOneWithATypedErrorAndNoFile(_ source: String) async throws {
+        let dir = try CLIFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.png").path
+        let result = try await assetpipeAsync(["convert", CLIFixtures.path(source), "-o", out, "--width", "8", "--json"])
+        if result.status == 0 {
+            // A JPEG whose damage libjpeg fills in (with warnings) still converts; the file must then be whole.
+            #expect(source.hasSuffix(".jpg"))
+            #expect(FileManager.default.fileExists(atPath: out))
+        } else {
+            #expect(result.status == 1)
+            let error = try #require(try jsonObject(result.stdout)["error"] as? [String: Any])
+            #expect(["corrupt", "truncated", "unsupported", "tooLarge"].contains(error["code"] as? String ?? ""))
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
+}
