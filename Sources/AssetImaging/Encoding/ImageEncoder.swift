@@ -32,7 +32,7 @@ public struct ImageEncoder: Sendable {
         public var palette: Bool
         /// libwebp's method 0 (fast) ... 6 (small). Default: 4, libwebp's own default.
         public var webpMethod: Int
-        /// libavif's speed 0 (slow, small) ... 10 (fast). Default: 8.
+        /// libavif's speed 0 (slow, small) ... 10 (fast). Default: 6.
         public var avifSpeed: Int
         /// Threads the AVIF encoder may use. Default: 1.
         public var avifThreads: Int
@@ -49,7 +49,7 @@ public struct ImageEncoder: Sendable {
         public init(
             quality: Int? = nil, progressive: Bool = false, lossless: Bool = false, chromaSubsampling: Bool = true,
             optimizeCoding: Bool = true, compressionLevel: Int = 6, palette: Bool = true, webpMethod: Int = 4,
-            avifSpeed: Int = 8, avifThreads: Int = 1, background: RGBColor = .white, iccProfile: [UInt8]? = nil,
+            avifSpeed: Int = 6, avifThreads: Int = 1, background: RGBColor = .white, iccProfile: [UInt8]? = nil,
             exif: [UInt8]? = nil, maxOutputBytes: Int = 64 << 20
         ) {
             self.quality = quality

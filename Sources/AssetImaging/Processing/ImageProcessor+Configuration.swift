@@ -12,15 +12,23 @@ extension ImageProcessor {
         public var maxOutputDimension: Int
         /// Largest encoded output, in bytes. Default: 64 MiB.
         public var maxOutputBytes: Int
-        /// libavif's speed for AVIF, 0 (slow, small) ... 10 (fast). Default: 8.
+        /// libavif's speed for AVIF, 0 (slow, small) ... 10 (fast). Default: 6 (libaom's own default).
         public var avifSpeed: Int
+        /// Threads libaom may use for one AVIF encode. Default: 2 (one image encodes about 1.5x
+        /// faster than on one thread; set 1 where every core already runs a transform of its own).
+        public var avifThreads: Int
         /// libwebp's method for WebP, 0 (fast) ... 6 (small). Default: 4.
         public var webpMethod: Int
+        /// The factor a JPEG's shrink-on-load leaves for the resize kernel: the largest DCT scale
+        /// (1/2, 1/4, 1/8) whose output is still at least this many times the target. Default: 2,
+        /// libvips's rule; 1 decodes smaller (faster, a little less sharp), as Pillow's `draft`.
+        public var shrinkOnLoadMargin: Double
 
         /// Creates a configuration; every default is the one written on its property.
         public init(
             maxSourcePixels: Int = 100_000_000, maxInputBytes: Int = 256 << 20, maxOutputPixels: Int = 50_000_000,
-            maxOutputDimension: Int = 16_384, maxOutputBytes: Int = 64 << 20, avifSpeed: Int = 8, webpMethod: Int = 4
+            maxOutputDimension: Int = 16_384, maxOutputBytes: Int = 64 << 20, avifSpeed: Int = 6, avifThreads: Int = 2, webpMethod: Int = 4,
+            shrinkOnLoadMargin: Double = 2
         ) {
             self.maxSourcePixels = maxSourcePixels
             self.maxInputBytes = maxInputBytes
@@ -28,7 +36,9 @@ extension ImageProcessor {
             self.maxOutputDimension = maxOutputDimension
             self.maxOutputBytes = maxOutputBytes
             self.avifSpeed = avifSpeed
+            self.avifThreads = avifThreads
             self.webpMethod = webpMethod
+            self.shrinkOnLoadMargin = shrinkOnLoadMargin
         }
     }
 }

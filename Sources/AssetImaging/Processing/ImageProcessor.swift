@@ -38,7 +38,7 @@ public struct ImageProcessor: Sendable {
 
     /// Plans `transform` for `data` from its header alone: what a caller reserves memory for.
     /// - Throws: `CodecError` for a header that does not read, ``ImagingError`` for limits.
-    public func plan(for data: some ContiguousBytes, transform: ImageTransform, accepting accepted: [OutputFormat]? = nil) throws -> TransformPlan {
+    public func plan(for data: some ContiguousBytes & Sendable, transform: ImageTransform, accepting accepted: [OutputFormat]? = nil) throws -> TransformPlan {
         try transform.validate(maxOutputDimension: configuration.maxOutputDimension)
         let header = try decoder.header(of: data)
         return try TransformPlan(header: header, transform: transform, accepted: accepted, configuration: configuration)
@@ -47,14 +47,14 @@ public struct ImageProcessor: Sendable {
     /// Makes `transform` of `data`. `accepted` lists the formats the caller can take, for
     /// `format=auto` (nil: keep the source's format).
     /// - Throws: `CodecError` or ``ImagingError``.
-    public func process(_ data: some ContiguousBytes, transform: ImageTransform, accepting accepted: [OutputFormat]? = nil) throws -> EncodedImage {
+    public func process(_ data: some ContiguousBytes & Sendable, transform: ImageTransform, accepting accepted: [OutputFormat]? = nil) throws -> EncodedImage {
         let plan = try plan(for: data, transform: transform, accepting: accepted)
         return try process(data, plan: plan, transform: transform)
     }
 
     /// Makes `transform` of `data` along a plan made by ``plan(for:transform:accepting:)``.
     /// - Throws: `CodecError` or ``ImagingError``.
-    public func process(_ data: some ContiguousBytes, plan: TransformPlan, transform: ImageTransform) throws -> EncodedImage {
+    public func process(_ data: some ContiguousBytes & Sendable, plan: TransformPlan, transform: ImageTransform) throws -> EncodedImage {
         let decoder = self.decoder
         let metadata = try decoder.metadata(of: data)
         var profile = metadata.iccProfile
@@ -66,14 +66,22 @@ public struct ImageProcessor: Sendable {
             bitmap = try ImagingBridge.convertCMYKToSRGB(decoded.bitmap, inverted: decoded.inverted, profile: cmykProfile)
             profile = nil  // applied; the pixels are sRGB now
             opaque = true
+            bitmap = try ImagingBridge.resize(
+                bitmap, width: plan.resizeWidth, height: plan.resizeHeight, kernel: transform.kernel, opaque: opaque,
+                maxWorkBytes: plan.estimatedBytes * 2)
         } else {
-            bitmap = try decoder.decode(data, scaleDenominator: plan.scaleDenominator).bitmap
-            opaque = !plan.header.hasAlpha || ImagingBridge.isOpaque(bitmap)
             if profileSpace == "CMYK" { profile = nil }  // a CMYK profile on a non-CMYK image: ignored
+            // Decoded a band at a time straight into the resampler: the source is never whole in memory.
+            let reader = try decoder.rowReader(for: data, scaleDenominator: plan.scaleDenominator)
+            opaque = !plan.header.hasAlpha
+            if reader.width == plan.resizeWidth, reader.height == plan.resizeHeight {
+                bitmap = try ImagingBridge.readWhole(reader)
+            } else {
+                bitmap = try ImagingBridge.resize(
+                    reader, width: plan.resizeWidth, height: plan.resizeHeight, kernel: transform.kernel, opaque: opaque,
+                    maxWorkBytes: plan.estimatedBytes * 2)
+            }
         }
-        bitmap = try ImagingBridge.resize(
-            bitmap, width: plan.resizeWidth, height: plan.resizeHeight, kernel: transform.kernel, opaque: opaque,
-            maxWorkBytes: plan.estimatedBytes * 2)
         bitmap = try ImagingBridge.orient(bitmap, orientation: plan.orientation)
         bitmap = try crop(bitmap, plan: plan, transform: transform)
         if let source = profile, !transform.keepICCProfile, profileSpace == "RGB " || profileSpace == "GRAY" {
@@ -82,7 +90,7 @@ public struct ImageProcessor: Sendable {
         bitmap = pad(bitmap, plan: plan, transform: transform)
         var options = ImageEncoder.Options(
             quality: transform.quality, progressive: transform.progressive, lossless: transform.lossless,
-            webpMethod: configuration.webpMethod, avifSpeed: configuration.avifSpeed,
+            webpMethod: configuration.webpMethod, avifSpeed: configuration.avifSpeed, avifThreads: configuration.avifThreads,
             background: transform.background ?? .white, maxOutputBytes: configuration.maxOutputBytes)
         if transform.keepICCProfile, let profile { options.iccProfile = profile }
         if transform.keepMetadata, let exif = metadata.exif { options.exif = ExifOrientation.uprighted(exif) }

@@ -52,6 +52,44 @@ enum ImagingBridge {
         return result
     }
 
+    /// Resizes the rows `reader` decodes, a band at a time, without the source whole in memory.
+    static func resize(
+        _ reader: ImageRowReader, width: Int, height: Int, kernel: ResampleKernel, opaque: Bool, maxWorkBytes: Int
+    ) throws -> Bitmap {
+        var report = api_report()
+        var resizer: OpaquePointer? = nil
+        try check(api_resizer_create(
+            UInt32(reader.width), UInt32(reader.height), UInt32(width), UInt32(height), kernel.cValue, opaque ? 1 : 0,
+            UInt64(max(0, maxWorkBytes)), &resizer, &report), report)
+        defer { api_resizer_destroy(resizer) }
+        let bandRows = reader.bandRows(forBytes: 1 << 18)
+        let band = UnsafeMutableRawBufferPointer.allocate(byteCount: bandRows * reader.bytesPerRow, alignment: 64)
+        defer { band.deallocate() }
+        return try make(width: width, height: height) { out, rowBytes in
+            while case let rows = try reader.readRows(into: band), rows > 0 {
+                try check(api_resizer_push(
+                    resizer, band.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(rows), reader.bytesPerRow,
+                    out, rowBytes, &report), report)
+            }
+            guard api_resizer_rows_written(resizer) == UInt32(height) else {
+                throw ImagingError.encodeFailed("the resampler did not receive every row")
+            }
+        }
+    }
+
+    /// Every row of `reader` as a bitmap (no resize needed).
+    static func readWhole(_ reader: ImageRowReader) throws -> Bitmap {
+        try make(width: reader.width, height: reader.height) { out, rowBytes in
+            var row = 0
+            while row < reader.height {
+                let destination = UnsafeMutableRawBufferPointer(start: out + row * rowBytes, count: (reader.height - row) * rowBytes)
+                let read = try reader.readRows(into: destination)
+                guard read > 0 else { throw ImagingError.encodeFailed("the decoder stopped before the last row") }
+                row += read
+            }
+        }
+    }
+
     static func orient(_ bitmap: Bitmap, orientation: Int) throws -> Bitmap {
         guard (2...8).contains(orientation) else { return bitmap }
         let transposed = orientation >= 5

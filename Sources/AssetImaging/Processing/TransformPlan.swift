@@ -10,11 +10,13 @@ public struct TransformPlan: Sendable, Hashable {
     public var orientation: Int
     /// libjpeg-turbo's DCT scale denominator (1, 2, 4, 8); 1 for PNG.
     public var scaleDenominator: Int
-    /// The decoded size (stored orientation).
+    /// The decoded width (stored orientation).
     public var decodedWidth: Int
+    /// The decoded height (stored orientation).
     public var decodedHeight: Int
-    /// The size the decoded image is resized to (stored orientation).
+    /// The width the decoded image is resized to (stored orientation).
     public var resizeWidth: Int
+    /// The height the decoded image is resized to (stored orientation).
     public var resizeHeight: Int
     /// The sizes after turning upright: resized, then cropped or padded to the output.
     public var geometry: TransformGeometry
@@ -46,11 +48,13 @@ public struct TransformPlan: Sendable, Hashable {
         }
         (resizeWidth, resizeHeight) = transposed
             ? (geometry.resizedHeight, geometry.resizedWidth) : (geometry.resizedWidth, geometry.resizedHeight)
-        // Shrink-on-load as libvips does: a DCT scale that leaves at least a factor of two for the kernel.
+        // Shrink-on-load: the largest DCT scale that leaves the kernel at least the margin's factor
+        // (libvips: 2).
         var denominator = 1
         if header.format == .jpeg {
             let shrink = min(Double(header.width) / Double(resizeWidth), Double(header.height) / Double(resizeHeight))
-            denominator = shrink >= 16 ? 8 : shrink >= 8 ? 4 : shrink >= 4 ? 2 : 1
+            let margin = max(1, configuration.shrinkOnLoadMargin)
+            denominator = [8, 4, 2].first { shrink >= Double($0) * margin } ?? 1
         }
         scaleDenominator = denominator
         (decodedWidth, decodedHeight) = ImageDecoder.scaledSize(of: header, denominator: denominator)
@@ -67,14 +71,18 @@ public struct TransformPlan: Sendable, Hashable {
         return .jpeg
     }
 
-    /// Bytes the transform holds at its peak, estimated: the decoded pixels, the resampler's float
-    /// intermediate, the resized, upright and output bitmaps, and room for the encoded output.
+    /// Bytes the transform holds at its peak, estimated: the decoded rows (a band of 256 KiB when
+    /// they stream into the resampler; the whole decoded image for CMYK JPEGs and interlaced PNGs),
+    /// the resampler's ring of float rows, the resized, upright and output bitmaps, and as much again
+    /// for the encoder's input and output.
     public var estimatedBytes: Int {
-        let decoded = decodedWidth * decodedHeight * 4
-        let intermediate = decodedHeight * resizeWidth * 16
+        let whole = header.colorSpace == .cmyk || header.colorSpace == .ycck || (header.format == .png && header.isInterlaced)
+        let decoded = whole ? decodedWidth * decodedHeight * 4 : max(256 << 10, decodedWidth * 4 * 16)
+        let scale = Double(decodedHeight) / Double(max(1, resizeHeight))
+        let ring = resizeWidth * 16 * (Int((6 * max(1, scale)).rounded(.up)) + 2)
         let resized = resizeWidth * resizeHeight * 4
         let output = geometry.outputWidth * geometry.outputHeight * 4
-        return decoded + intermediate + 2 * resized + 2 * output
+        return decoded + ring + 2 * resized + 2 * output
     }
 }
 

@@ -55,12 +55,31 @@ typedef enum {
     API_KERNEL_LANCZOS3 = 5, // support 3
 } api_kernel;
 
-/// Resizes straight-alpha RGBA8 to `dw` x `dh` with a separable filter: a horizontal pass into a
-/// float intermediate, then a vertical pass, in premultiplied alpha (so transparent pixels do not
-/// bleed) and with edges clamped (the taps that fall outside the image are renormalised). When
-/// reducing, the kernel is stretched by the scale factor (a proper low-pass); when enlarging it is
-/// not. `opaque` != 0 promises alpha is 255 everywhere, which skips the premultiplication.
-/// The intermediate takes `sh * dw * 16` bytes; refused above `max_work_bytes` (0: no limit).
+/// A resize in progress, fed source rows in order (api_resizer_push).
+typedef struct api_resizer api_resizer;
+
+/// Starts a resize of straight-alpha RGBA8 from `sw` x `sh` to `dw` x `dh` with a separable filter,
+/// in premultiplied alpha (so transparent pixels do not bleed) and with edges clamped (the taps
+/// that fall outside the image are renormalised). When reducing, the kernel is stretched by the
+/// scale factor (a proper low-pass); when enlarging it is not. `opaque` != 0 promises alpha is 255
+/// everywhere, which skips the premultiplication. Its working memory is a ring of as many float
+/// rows (dw * 16 bytes each) as the widest vertical window, refused above `max_work_bytes` (0: no
+/// limit). On success `*resizer` is for api_resizer_destroy.
+int32_t api_resizer_create(uint32_t sw, uint32_t sh, uint32_t dw, uint32_t dh, int32_t kernel, int32_t opaque,
+                           uint64_t max_work_bytes, api_resizer **resizer, api_report *report);
+
+/// Pushes the next `count` source rows (`stride` apart) and writes every output row they complete
+/// into `dst` (the whole output, rows `dst_stride` apart, at their own places).
+int32_t api_resizer_push(api_resizer *resizer, const uint8_t *rows, uint32_t count, size_t stride,
+                         uint8_t *dst, size_t dst_stride, api_report *report);
+
+/// Output rows written so far (dh once every source row was pushed).
+uint32_t api_resizer_rows_written(const api_resizer *resizer);
+
+/// Frees the resizer. NULL is allowed.
+void api_resizer_destroy(api_resizer *resizer);
+
+/// Resizes a whole image in memory: api_resizer_create, one push of every row, destroy.
 int32_t api_resize_rgba(const uint8_t *src, uint32_t sw, uint32_t sh, size_t src_stride,
                         uint8_t *dst, uint32_t dw, uint32_t dh, size_t dst_stride,
                         int32_t kernel, int32_t opaque, uint64_t max_work_bytes, api_report *report);
