@@ -17,6 +17,7 @@ struct Bench: AsyncParsableCommand {
             FillCacheCommand.self,
             LottieBenchmark.self,
             MemoryCacheBenchmark.self,
+            TransformBenchmark.self,
             UtilsBenchmark.self,
             VideoBenchmark.self,
         ]

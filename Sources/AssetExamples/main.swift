@@ -102,6 +102,20 @@ check(ppm.count == "P6\n227 149\n255\n".utf8.count + 227 * 149 * 3, "codecs: the
 check(document.animations.count == 1 && checked.layerCount == document.animations[0].animation.layerCount,
       "codecs: the document and the strict parse agree")
 
+let photoURL = base.appendingPathComponent("jpeg/libjpeg-turbo/testorig.jpg")
+// README: variants
+import AssetImaging
+let cover = ImageTransform(width: 128, height: 128, fit: .cover, gravity: .attention, format: .format(.webp))
+let thumbnail = try await images.variant(for: photoURL, transform: cover)      // cached in memory and on disk
+print(thumbnail.mediaType, thumbnail.width, thumbnail.height, thumbnail.data.count)   // image/webp 128 128 ...
+let negotiated = try await images.variant(
+    for: photoURL, transform: try ImageTransform(parsing: "w=100,q=70"), accepting: [.avif, .webp, .jpeg])   // AVIF
+let local = try ImageProcessor().process(imageBytes, transform: ImageTransform(width: 64, format: .format(.png)))
+// README: end
+check(thumbnail.format == .webp && thumbnail.width == 128 && thumbnail.height == 128, "variants: a 128x128 WebP cover crop")
+check(negotiated.format == .avif && negotiated.width == 100 && negotiated.height == 66, "variants: auto picks AVIF from the list")
+check(local.format == .png && local.width == 64 && local.height == 42, "variants: bytes already here")
+
 var sent = 0
 @MainActor func send(_ piece: Data) { sent += piece.count }
 // README: video

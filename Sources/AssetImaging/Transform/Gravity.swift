@@ -1,14 +1,23 @@
 extension ImageTransform {
     /// Where a crop (`fit=cover`) keeps the image, or where a padded image sits (`fit=contain`).
     public enum Gravity: String, Sendable, Hashable, CaseIterable {
+        /// The middle.
         case center
+        /// The top edge, centred.
         case north
+        /// The bottom edge, centred.
         case south
+        /// The right edge, centred.
         case east
+        /// The left edge, centred.
         case west
+        /// The top right corner.
         case northeast
+        /// The top left corner.
         case northwest
+        /// The bottom right corner.
         case southeast
+        /// The bottom left corner.
         case southwest
         /// The crop window whose luminance histogram has the most entropy (the busiest part).
         case entropy

@@ -1,11 +1,13 @@
 /// The sizes a transform resolves to for one upright source size: the size the image is resized
 /// to, then the box it is cropped or padded to (the output).
 public struct TransformGeometry: Sendable, Hashable {
-    /// The size after resizing (upright).
+    /// The width after resizing (upright).
     public var resizedWidth: Int
+    /// The height after resizing (upright).
     public var resizedHeight: Int
-    /// The output size: the resized size, cropped (`cover`) or padded (`contain`) to the box.
+    /// The output width: the resized width, cropped (`cover`) or padded (`contain`) to the box.
     public var outputWidth: Int
+    /// The output height: the resized height, cropped (`cover`) or padded (`contain`) to the box.
     public var outputHeight: Int
 
     /// Whether the output is a crop of the resized image.

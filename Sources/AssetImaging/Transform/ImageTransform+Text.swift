@@ -2,7 +2,7 @@ extension ImageTransform {
     /// The canonical text form: the values that differ from the defaults, as `key=value` pairs in a
     /// fixed order joined by `,` (`w=512,h=512,fit=cover,format=webp,q=80`); `original` when every
     /// value is a default. Two transforms are equal exactly when their canonical texts are, so the
-    /// text can stand in a cache key. ``init(parsing:)`` reads it back.
+    /// text can stand in a cache key. ``init(parsing:maxOutputDimension:)`` reads it back.
     public var canonicalText: String {
         var pairs: [String] = []
         let defaults = ImageTransform()

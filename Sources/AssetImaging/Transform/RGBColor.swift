@@ -1,8 +1,11 @@
 /// An opaque 8-bit sRGB colour: the background a transparent image is flattened onto (JPEG) or a
 /// padded image is laid on (`fit=contain`).
 public struct RGBColor: Sendable, Hashable, CustomStringConvertible {
+    /// The red channel, 0-255.
     public var red: UInt8
+    /// The green channel, 0-255.
     public var green: UInt8
+    /// The blue channel, 0-255.
     public var blue: UInt8
 
     /// Creates a colour from its channels.

@@ -24,7 +24,7 @@ extension ImageUtil {
     /// - **Concurrent requests** for the same variant share one transform (and the loader shares
     ///   one download of the source).
     /// - `accepted`: the formats the caller takes, for `format=auto` (nil: keep the source's format).
-    /// - Errors: ``ImagingError`` for a transform that cannot be made (nothing is cached),
+    /// - Errors: `ImagingError` for a transform that cannot be made (nothing is cached),
     ///   `CodecError` for a source that does not decode (its disk entry is removed, as
     ///   ``image(for:options:)`` does), `LoaderError` for a load that fails.
     ///
