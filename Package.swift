@@ -84,7 +84,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "AssetCodecsFuzz",
-            dependencies: ["AssetCodecs"]
+            dependencies: ["AssetCodecs", "AssetImaging"]
         ),
         .target(
             name: "AssetLottie",

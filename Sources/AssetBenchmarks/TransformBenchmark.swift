@@ -46,6 +46,9 @@ struct TransformBenchmark: AsyncParsableCommand {
     @Option(help: "The factor shrink-on-load leaves for the kernel (ImageProcessor.Configuration.shrinkOnLoadMargin).")
     var shrinkMargin: Double?
 
+    @Flag(help: "Decode and resample on one thread (ImageProcessor.Configuration.overlapDecoding off).")
+    var noOverlap = false
+
     func validate() throws {
         guard runs > 0, warmup >= 0, threads > 0 else { throw ValidationError("--runs and --threads must be positive") }
     }
@@ -59,6 +62,7 @@ struct TransformBenchmark: AsyncParsableCommand {
         let transform = try ImageTransform(pairs: pairs)
         var configuration = ImageProcessor.Configuration()
         if let shrinkMargin { configuration.shrinkOnLoadMargin = shrinkMargin }
+        if noOverlap { configuration.overlapDecoding = false }
         let processor = ImageProcessor(configuration: configuration)
         let (runs, warmup, threads) = (self.runs, self.warmup, self.threads)
         let last = Mutex<EncodedImage?>(nil)

@@ -111,3 +111,40 @@ import Testing
         #expect(worst <= 1.0, "largest difference \(worst)")
     }
 }
+
+@Suite struct OverlappedDecodingTests {
+    /// A 1200 x 900 JPEG (above the megapixel where decoding moves to a second thread).
+    static let large: [UInt8] = {
+        let bitmap = ImagingFixtures.bitmap(width: 1200, height: 900) { x, y in
+            SIMD4(UInt8((x * 7 + y) & 0xff), UInt8((x ^ y) & 0xff), UInt8((y * 3) & 0xff), 255)
+        }
+        return try! ImageEncoder().encode(bitmap, as: .jpeg, options: .init(quality: 90))
+    }()
+
+    func process(_ data: [UInt8], overlapped: Bool) throws -> [UInt8] {
+        var configuration = ImageProcessor.Configuration()
+        configuration.overlapDecoding = overlapped
+        return try ImageProcessor(configuration: configuration)
+            .process(data, transform: ImageTransform(width: 300, format: .format(.png))).bytes
+    }
+
+    @Test func aSecondDecodingThreadGivesTheSameBytes() throws {
+        #expect(try process(Self.large, overlapped: true) == process(Self.large, overlapped: false))
+    }
+
+    @Test func aFailureOnTheDecodingThreadReachesTheCaller() throws {
+        // Cut in the middle of the scan: libjpeg fills the rest with warnings, the same either way.
+        let cut = Array(Self.large.prefix(Self.large.count / 2))
+        #expect(try process(cut, overlapped: true) == process(cut, overlapped: false))
+        // Garbage in the middle of the scan: the same typed outcome on both paths.
+        var broken = Self.large
+        for index in stride(from: broken.count / 3, to: broken.count / 3 + 4000, by: 7) { broken[index] = 0xFF }
+        let threaded = Result { try process(broken, overlapped: true) }
+        let inline = Result { try process(broken, overlapped: false) }
+        switch (threaded, inline) {
+        case (.success(let a), .success(let b)): #expect(a == b)
+        case (.failure(let a), .failure(let b)): #expect((a as? CodecError) == (b as? CodecError) && a is CodecError)
+        default: Issue.record("the two paths disagree: \(threaded) / \(inline)")
+        }
+    }
+}

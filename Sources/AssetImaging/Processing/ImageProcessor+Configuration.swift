@@ -23,12 +23,16 @@ extension ImageProcessor {
         /// (1/2, 1/4, 1/8) whose output is still at least this many times the target. Default: 2,
         /// libvips's rule; 1 decodes smaller (faster, a little less sharp), as Pillow's `draft`.
         public var shrinkOnLoadMargin: Double
+        /// Decode a large source (a megapixel or more after shrink-on-load) on a second thread while
+        /// it is resampled, so that one transform uses two cores. Default: true; set false where
+        /// every core already runs a transform of its own.
+        public var overlapDecoding: Bool
 
         /// Creates a configuration; every default is the one written on its property.
         public init(
             maxSourcePixels: Int = 100_000_000, maxInputBytes: Int = 256 << 20, maxOutputPixels: Int = 50_000_000,
             maxOutputDimension: Int = 16_384, maxOutputBytes: Int = 64 << 20, avifSpeed: Int = 6, avifThreads: Int = 2, webpMethod: Int = 4,
-            shrinkOnLoadMargin: Double = 2
+            shrinkOnLoadMargin: Double = 2, overlapDecoding: Bool = true
         ) {
             self.maxSourcePixels = maxSourcePixels
             self.maxInputBytes = maxInputBytes
@@ -39,6 +43,7 @@ extension ImageProcessor {
             self.avifThreads = avifThreads
             self.webpMethod = webpMethod
             self.shrinkOnLoadMargin = shrinkOnLoadMargin
+            self.overlapDecoding = overlapDecoding
         }
     }
 }

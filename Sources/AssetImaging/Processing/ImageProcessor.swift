@@ -77,9 +77,11 @@ public struct ImageProcessor: Sendable {
             if reader.width == plan.resizeWidth, reader.height == plan.resizeHeight {
                 bitmap = try ImagingBridge.readWhole(reader)
             } else {
+                // A second thread pays where decoding is long: large sources.
+                let overlapped = configuration.overlapDecoding && plan.decodedWidth * plan.decodedHeight >= 1 << 20
                 bitmap = try ImagingBridge.resize(
                     reader, width: plan.resizeWidth, height: plan.resizeHeight, kernel: transform.kernel, opaque: opaque,
-                    maxWorkBytes: plan.estimatedBytes * 2)
+                    maxWorkBytes: plan.estimatedBytes * 2, overlapped: overlapped)
             }
         }
         bitmap = try ImagingBridge.orient(bitmap, orientation: plan.orientation)

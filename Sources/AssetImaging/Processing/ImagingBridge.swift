@@ -52,9 +52,11 @@ enum ImagingBridge {
         return result
     }
 
-    /// Resizes the rows `reader` decodes, a band at a time, without the source whole in memory.
+    /// Resizes the rows `reader` decodes, a band at a time, without the source whole in memory;
+    /// `overlapped` decodes on a second thread meanwhile (``BandPipeline``).
     static func resize(
-        _ reader: ImageRowReader, width: Int, height: Int, kernel: ResampleKernel, opaque: Bool, maxWorkBytes: Int
+        _ reader: ImageRowReader, width: Int, height: Int, kernel: ResampleKernel, opaque: Bool, maxWorkBytes: Int,
+        overlapped: Bool
     ) throws -> Bitmap {
         var report = api_report()
         var resizer: OpaquePointer? = nil
@@ -62,14 +64,19 @@ enum ImagingBridge {
             UInt32(reader.width), UInt32(reader.height), UInt32(width), UInt32(height), kernel.cValue, opaque ? 1 : 0,
             UInt64(max(0, maxWorkBytes)), &resizer, &report), report)
         defer { api_resizer_destroy(resizer) }
-        let bandRows = reader.bandRows(forBytes: 1 << 18)
-        let band = UnsafeMutableRawBufferPointer.allocate(byteCount: bandRows * reader.bytesPerRow, alignment: 64)
-        defer { band.deallocate() }
+        let bandRows = reader.bandRows(forBytes: 1 << 17)
         return try make(width: width, height: height) { out, rowBytes in
-            while case let rows = try reader.readRows(into: band), rows > 0 {
+            func push(_ band: UnsafeMutableRawBufferPointer, _ rows: Int) throws {
                 try check(api_resizer_push(
                     resizer, band.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(rows), reader.bytesPerRow,
                     out, rowBytes, &report), report)
+            }
+            if overlapped {
+                try BandPipeline(reader: reader, bandRows: bandRows).run(push)
+            } else {
+                let band = UnsafeMutableRawBufferPointer.allocate(byteCount: bandRows * reader.bytesPerRow, alignment: 64)
+                defer { band.deallocate() }
+                while case let rows = try reader.readRows(into: band), rows > 0 { try push(band, rows) }
             }
             guard api_resizer_rows_written(resizer) == UInt32(height) else {
                 throw ImagingError.encodeFailed("the resampler did not receive every row")
