@@ -239,7 +239,7 @@ let package = Package(
         // MARK: tests
         .testTarget(name: "AssetStorageTests", dependencies: ["AssetStorage", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "AssetCodecsTests", dependencies: ["AssetCodecs", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "AssetImagingTests", dependencies: ["AssetImaging", "AssetCodecs", "CWebP", "CAVIF"]),
+        .testTarget(name: "AssetImagingTests", dependencies: ["AssetImaging", "AssetCodecs", "AssetTestSupport", "CWebP", "CAVIF"]),
         .testTarget(name: "AssetLottieTests", dependencies: ["AssetLottie", "AssetTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "AssetLoadingTests", dependencies: [
             "AssetLoading", "AssetStorage", "AssetTestSupport",

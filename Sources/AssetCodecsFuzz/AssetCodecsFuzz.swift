@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import AssetCodecs
-import AssetImaging
+@_spi(Fuzzing) import AssetImaging
 
 /// Runs one input through every decoding path: the header, a full decode, a downscaled decode
 /// (DCT scaling and the area resize), a decode into a caller's buffer, a row-by-row decode to
@@ -12,7 +12,7 @@ import AssetImaging
 /// colour, crop or pad, an encoder) chosen by the input's last bytes. Limits are lower than the
 /// defaults so that each run stays fast; failures must be `CodecError`s or `ImagingError`s.
 func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
-    fuzzTransform(bytes)
+    ImagingFuzzing.transform(bytes)
     let configuration = ImageDecoder.Configuration(pixelBudget: 4_000_000, maxInputBytes: 1 << 20)
     let decoder = ImageDecoder(configuration: configuration)
     guard let header = try? decoder.header(of: bytes) else { return }
@@ -39,38 +39,6 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
         if reader.isComplete && rows != header.height {
             fatalError("the row reader finished after \(rows) of \(header.height) rows")
         }
-    }
-}
-
-/// One transform of the input, its size, fit, gravity and format taken from its last bytes (AVIF,
-/// slow to encode, only for tiny outputs); the transform's text form is parsed back too.
-func fuzzTransform(_ bytes: UnsafeRawBufferPointer) {
-    guard bytes.count >= 4 else { return }
-    let tail = Array(bytes.suffix(4))
-    let fits = ImageTransform.Fit.allCases, gravities = ImageTransform.Gravity.allCases
-    let formats: [OutputFormat] = [.jpeg, .png, .webp, .avif]
-    var transform = ImageTransform(
-        width: Int(tail[0] % 96) + 1, height: tail[1] % 3 == 0 ? nil : Int(tail[1] % 80) + 1,
-        fit: fits[Int(tail[2]) % fits.count], enlarge: tail[2] & 0x80 != 0,
-        gravity: gravities[Int(tail[3]) % gravities.count], format: .format(formats[Int(tail[3] >> 4) % 4]))
-    if case .format(.avif) = transform.format, (transform.width ?? 0) > 24 { transform.format = .format(.webp) }
-    guard let reparsed = try? ImageTransform(parsing: transform.canonicalText), reparsed == transform else {
-        fatalError("the canonical text \(transform.canonicalText) does not read back the same transform")
-    }
-    let limits = ImageProcessor.Configuration(
-        maxSourcePixels: 4_000_000, maxInputBytes: 1 << 20, maxOutputPixels: 200_000, maxOutputBytes: 4 << 20, avifSpeed: 10,
-        avifThreads: 1)
-    do {
-        let output = try ImageProcessor(configuration: limits).process(Array(bytes), transform: transform)
-        if output.bytes.isEmpty || output.width < 1 || output.height < 1 { fatalError("an empty output") }
-    } catch is CodecError {
-    } catch is ImagingError {
-    } catch {
-        fatalError("an error that is not typed: \(error)")
-    }
-    // Arbitrary text as a transform: a typed error or a transform, never a crash.
-    if let text = String(validating: bytes.prefix(64), as: UTF8.self) {
-        _ = try? ImageTransform(parsing: text)
     }
 }
 

@@ -70,18 +70,21 @@ import Testing
         }
     }
 
-    /// Our Lanczos-3 against a direct evaluation of the same filter in Double, written here.
-    @Test func lanczos3MatchesAFloatingPointReference() throws {
+    /// Our Lanczos-3 against a direct evaluation of the same filter in Double, written here: a
+    /// reduction, an enlargement, and one of each at once.
+    @Test(arguments: [(40, 30, 13, 11), (13, 11, 40, 30), (40, 11, 13, 30)])
+    func lanczos3MatchesAFloatingPointReference(_ sizes: (Int, Int, Int, Int)) throws {
+        let (sw, sh, dw, dh) = sizes
         var generator = SystemRandomNumberGenerator()
-        let source = ImagingFixtures.bitmap(width: 40, height: 30) { _, _ in
+        let source = ImagingFixtures.bitmap(width: sw, height: sh) { _, _ in
             SIMD4(UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator), 255)
         }
         let png = try ImageEncoder().encode(source, as: .png, options: .init(palette: false))
-        let (dw, dh) = (13, 11)
         let out = try ImagingFixtures.decode(try ImageProcessor().process(
-            png, transform: ImageTransform(width: dw, height: dh, fit: .fill, format: .format(.png))).bytes)
+            png, transform: ImageTransform(width: dw, height: dh, fit: .fill, enlarge: true, format: .format(.png))).bytes)
+        #expect((out.width, out.height) == (dw, dh))
         func weights(_ src: Int, _ dst: Int) -> [[(Int, Double)]] {
-            let scale = Double(dst) / Double(src), stretch = 1 / scale, support = 3 * stretch
+            let scale = Double(dst) / Double(src), stretch = max(1, 1 / scale), support = 3 * stretch
             return (0..<dst).map { i in
                 let center = (Double(i) + 0.5) / scale
                 var taps: [(Int, Double)] = []
@@ -94,14 +97,14 @@ import Testing
                 return taps.map { ($0.0, $0.1 / sum) }
             }
         }
-        let wx = weights(40, dw), wy = weights(30, dh)
+        let wx = weights(sw, dw), wy = weights(sh, dh)
         var worst = 0.0
         for y in 0..<dh {
             for x in 0..<dw {
                 for c in 0..<3 {
                     var value = 0.0
                     for (sy, ky) in wy[y] {
-                        for (sx, kx) in wx[x] { value += ky * kx * Double(source.pixels[(sy * 40 + sx) * 4 + c]) }
+                        for (sx, kx) in wx[x] { value += ky * kx * Double(source.pixels[(sy * sw + sx) * 4 + c]) }
                     }
                     let expected = min(255, max(0, value))
                     worst = max(worst, abs(expected - Double(out.pixels[(y * dw + x) * 4 + c])))
