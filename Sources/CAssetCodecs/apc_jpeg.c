@@ -413,22 +413,23 @@ void apc_jpeg_rows_destroy(apc_jpeg_rows *decoder) {
     free(decoder);
 }
 
-int32_t apc_jpeg_decode_rgba(const uint8_t *data, size_t length, uint32_t scale_denom,
-                             const apc_limits *limits,
-                             uint32_t expected_width, uint32_t expected_height,
-                             uint8_t *pixels, size_t row_bytes, size_t capacity,
-                             apc_report *report) {
+/// A whole decode into the caller's rows: RGBA, or raw CMYK (`inverted` then says whether it is
+/// Adobe's inverted CMYK). One report gathers the warnings of every step.
+static int32_t apc_jpeg_decode_whole(const uint8_t *data, size_t length, uint32_t scale_denom,
+                                     const apc_limits *limits, uint32_t expected_width, uint32_t expected_height,
+                                     uint8_t *pixels, size_t row_bytes, size_t capacity, int raw_cmyk,
+                                     int32_t *inverted, apc_report *report) {
     apc_report_reset(report);
-    if (data == NULL || pixels == NULL || !apc_jpeg_valid_denom(scale_denom) ||
+    if (data == NULL || pixels == NULL || (raw_cmyk && inverted == NULL) || !apc_jpeg_valid_denom(scale_denom) ||
         !apc_output_fits(expected_width, expected_height, row_bytes, capacity)) {
         apc_report_set_message(report, "the output buffer does not fit the image");
         return APC_ERR_INVALID_ARGUMENT;
     }
-    // One report gathers the warnings of every step.
     apc_jpeg_rows *rows = NULL;
     int32_t status = apc_jpeg_rows_start_impl(data, length, scale_denom, limits, expected_width, expected_height,
-                                              4, 0, &rows, report);
+                                              4, raw_cmyk, &rows, report);
     if (status != APC_OK) return status;
+    if (inverted != NULL) *inverted = rows->inverted ? 1 : 0;
     uint32_t read = 0;
     status = apc_jpeg_rows_read_impl(rows, pixels, row_bytes, expected_height, &read);
     if (status == APC_OK) status = apc_jpeg_rows_finish_impl(rows);
@@ -436,27 +437,22 @@ int32_t apc_jpeg_decode_rgba(const uint8_t *data, size_t length, uint32_t scale_
     return status;
 }
 
+int32_t apc_jpeg_decode_rgba(const uint8_t *data, size_t length, uint32_t scale_denom,
+                             const apc_limits *limits,
+                             uint32_t expected_width, uint32_t expected_height,
+                             uint8_t *pixels, size_t row_bytes, size_t capacity,
+                             apc_report *report) {
+    return apc_jpeg_decode_whole(data, length, scale_denom, limits, expected_width, expected_height, pixels,
+                                 row_bytes, capacity, 0, NULL, report);
+}
+
 int32_t apc_jpeg_decode_cmyk(const uint8_t *data, size_t length, uint32_t scale_denom,
                              const apc_limits *limits,
                              uint32_t expected_width, uint32_t expected_height,
                              uint8_t *pixels, size_t row_bytes, size_t capacity,
                              int32_t *inverted, apc_report *report) {
-    apc_report_reset(report);
-    if (data == NULL || pixels == NULL || inverted == NULL || !apc_jpeg_valid_denom(scale_denom) ||
-        !apc_output_fits(expected_width, expected_height, row_bytes, capacity)) {
-        apc_report_set_message(report, "the output buffer does not fit the image");
-        return APC_ERR_INVALID_ARGUMENT;
-    }
-    apc_jpeg_rows *rows = NULL;
-    int32_t status = apc_jpeg_rows_start_impl(data, length, scale_denom, limits, expected_width, expected_height,
-                                              4, 1, &rows, report);
-    if (status != APC_OK) return status;
-    *inverted = rows->inverted ? 1 : 0;
-    uint32_t read = 0;
-    status = apc_jpeg_rows_read_impl(rows, pixels, row_bytes, expected_height, &read);
-    if (status == APC_OK) status = apc_jpeg_rows_finish_impl(rows);
-    apc_jpeg_rows_destroy(rows);
-    return status;
+    return apc_jpeg_decode_whole(data, length, scale_denom, limits, expected_width, expected_height, pixels,
+                                 row_bytes, capacity, 1, inverted, report);
 }
 
 void apc_metadata_free(apc_metadata *metadata) {

@@ -34,22 +34,31 @@ enum ImagingBridge {
         }
     }
 
+    /// A new `width` x `height` bitmap that `call` fills from `bitmap` through the C layer (the
+    /// source's pixels, the destination, its row bytes, the report), its status checked.
+    static func produce(
+        from bitmap: Bitmap, width: Int, height: Int,
+        _ call: (UnsafePointer<UInt8>?, UnsafeMutablePointer<UInt8>, Int, inout api_report) -> Int32
+    ) throws -> Bitmap {
+        var report = api_report()
+        var status: Int32 = 0
+        let result = make(width: width, height: height) { out, rowBytes in
+            status = bitmap.pixels.withUnsafeBufferPointer { source in call(source.baseAddress, out, rowBytes, &report) }
+        }
+        try check(status, report)
+        return result
+    }
+
     static func resize(
         _ bitmap: Bitmap, width: Int, height: Int, kernel: ResampleKernel, opaque: Bool, maxWorkBytes: Int
     ) throws -> Bitmap {
         if width == bitmap.width, height == bitmap.height { return bitmap }
-        var report = api_report()
-        var status: Int32 = 0
-        let result = make(width: width, height: height) { out, rowBytes in
-            status = bitmap.pixels.withUnsafeBufferPointer { source in
-                api_resize_rgba(
-                    source.baseAddress, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.bytesPerRow,
-                    out, UInt32(width), UInt32(height), rowBytes, kernel.cValue, opaque ? 1 : 0,
-                    UInt64(max(0, maxWorkBytes)), &report)
-            }
+        return try produce(from: bitmap, width: width, height: height) { source, out, rowBytes, report in
+            api_resize_rgba(
+                source, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.bytesPerRow,
+                out, UInt32(width), UInt32(height), rowBytes, kernel.cValue, opaque ? 1 : 0,
+                UInt64(max(0, maxWorkBytes)), &report)
         }
-        try check(status, report)
-        return result
     }
 
     /// Resizes the rows `reader` decodes, a band at a time, without the source whole in memory;
@@ -101,17 +110,11 @@ enum ImagingBridge {
         guard (2...8).contains(orientation) else { return bitmap }
         let transposed = orientation >= 5
         let (width, height) = transposed ? (bitmap.height, bitmap.width) : (bitmap.width, bitmap.height)
-        var report = api_report()
-        var status: Int32 = 0
-        let result = make(width: width, height: height) { out, rowBytes in
-            status = bitmap.pixels.withUnsafeBufferPointer { source in
-                api_orient_rgba(
-                    source.baseAddress, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.bytesPerRow,
-                    UInt32(orientation), out, rowBytes, &report)
-            }
+        return try produce(from: bitmap, width: width, height: height) { source, out, rowBytes, report in
+            api_orient_rgba(
+                source, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.bytesPerRow, UInt32(orientation),
+                out, rowBytes, &report)
         }
-        try check(status, report)
-        return result
     }
 
     /// The `width` x `height` window of `bitmap` at (`x`, `y`).
