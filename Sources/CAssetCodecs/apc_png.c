@@ -59,20 +59,36 @@ static uint32_t apc_png_be32(const uint8_t *p) {
 
 /// Checks the CRC of every critical chunk (IHDR, PLTE, IDAT, IEND), walking the chunks of the
 /// whole input, or only those before the first IDAT when `header_only`; a bad one fails with
-/// libpng's words ("IDAT: CRC error"). The walk stops quietly where the data stops making sense:
-/// libpng reads the same bytes next and reports what is wrong with them. Never jumps.
+/// libpng's words ("IDAT: CRC error") and APC_ERR_CORRUPT. A chunk before the first IDAT that
+/// declares more bytes than the input has left fails with APC_ERR_TRUNCATED: libpng would fail the
+/// same way, but only after allocating the declared length (a 259-byte file declaring a 1.9 GB
+/// iTXt made it map and zero 1.9 GB: its chunk limit is only a "benign error", a warning, for a
+/// reader). Otherwise the walk stops quietly where the data stops making sense: libpng reads the
+/// same bytes next and reports what is wrong with them. Never jumps.
 ///
 /// This replaces libpng's own check of critical chunks, which runs as it reads, so that libpng can
 /// be told not to compute zlib's Adler-32 of the image data as well: a CRC-32 that matches over
 /// every byte of every IDAT already shows that the compressed data are those the encoder wrote.
-static int apc_png_check_critical_crcs(const uint8_t *data, size_t length, int header_only, apc_report *report) {
+static int32_t apc_png_check_chunks(const uint8_t *data, size_t length, int header_only, apc_report *report) {
     size_t offset = 8;
+    int seen_idat = 0;  // past the first IDAT, a chunk may run off the end quietly
     while (length >= 12 && offset <= length - 12) {
         uint32_t size = apc_png_be32(data + offset);
         const uint8_t *type = data + offset + 4;
-        if (size > 0x7fffffffu || size > length - offset - 12) return 1;
         int idat = memcmp(type, "IDAT", 4) == 0;
-        if (idat && header_only) return 1;
+        if (size > 0x7fffffffu) return APC_OK;
+        if (size > length - offset - 12) {
+            if (idat || seen_idat) return APC_OK;
+            char message[64];
+            memcpy(message, type, 4);
+            memcpy(message + 4, ": the chunk is longer than the data left", 41);
+            for (int i = 0; i < 4; i++) {
+                if (message[i] < 0x20 || message[i] > 0x7e) message[i] = '?';
+            }
+            apc_report_set_message(report, message);
+            return APC_ERR_TRUNCATED;
+        }
+        if (idat && header_only) return APC_OK;
         if ((type[0] & 0x20) == 0) {
             uint32_t expected = apc_png_be32(data + offset + 8 + size);
             uLong crc = crc32(crc32(0L, Z_NULL, 0), type, 4 + size);
@@ -84,13 +100,14 @@ static int apc_png_check_critical_crcs(const uint8_t *data, size_t length, int h
                     if (message[i] < 0x20 || message[i] > 0x7e) message[i] = '?';
                 }
                 apc_report_set_message(report, message);
-                return 0;
+                return APC_ERR_CORRUPT;
             }
-            if (memcmp(type, "IEND", 4) == 0) return 1;
+            if (memcmp(type, "IEND", 4) == 0) return APC_OK;
         }
+        if (idat) seen_idat = 1;
         offset += 12 + (size_t)size;
     }
-    return 1;
+    return APC_OK;
 }
 
 /// Creates the reader; no jump point is needed (libpng guards its own creation). On failure
@@ -120,7 +137,7 @@ static void apc_png_read_info(png_structp png, png_infop info, const apc_limits 
     }
     png_set_user_limits(png, max_width, max_height);
     png_set_chunk_malloc_max(png, (png_alloc_size_t)chunk);
-    // apc_png_check_critical_crcs has checked the critical chunks' CRCs (IDAT's included) over the
+    // apc_png_check_chunks has checked the critical chunks' CRCs (IDAT's included) over the
     // whole input, so libpng neither computes them again nor the Adler-32 of the decompressed data.
     // Ancillary chunks keep libpng's default: a bad CRC drops the chunk with a warning.
     png_set_crc_action(png, PNG_CRC_QUIET_USE, PNG_CRC_DEFAULT);
@@ -158,7 +175,8 @@ int32_t apc_png_read_header(const uint8_t *data, size_t length, const apc_limits
     apc_report_reset(report);
     if (data == NULL || header == NULL) return APC_ERR_INVALID_ARGUMENT;
     memset(header, 0, sizeof *header);
-    if (!apc_png_check_critical_crcs(data, length, 1, report)) return APC_ERR_CORRUPT;
+    int32_t checked = apc_png_check_chunks(data, length, 1, report);
+    if (checked != APC_OK) return checked;
     apc_png_source source = {data, length, 0, 0, 0, report};
     png_structp png = NULL;
     png_infop info = NULL;
@@ -325,7 +343,8 @@ int32_t apc_png_decode_rgba(const uint8_t *data, size_t length, const apc_limits
         apc_report_set_message(report, "the output buffer does not fit the image");
         return APC_ERR_INVALID_ARGUMENT;
     }
-    if (!apc_png_check_critical_crcs(data, length, 0, report)) return APC_ERR_CORRUPT;
+    int32_t checked = apc_png_check_chunks(data, length, 0, report);
+    if (checked != APC_OK) return checked;
     apc_png_rows rows;
     if (!apc_png_rows_create(&rows, data, length, 4, report)) return APC_ERR_TOO_LARGE;
     if (setjmp(png_jmpbuf(rows.png))) {
@@ -360,7 +379,8 @@ int32_t apc_png_rows_start(const uint8_t *data, size_t length, const apc_limits 
         apc_report_set_message(report, "invalid arguments to the PNG row decoder");
         return APC_ERR_INVALID_ARGUMENT;
     }
-    if (!apc_png_check_critical_crcs(data, length, 0, report)) return APC_ERR_CORRUPT;
+    int32_t checked = apc_png_check_chunks(data, length, 0, report);
+    if (checked != APC_OK) return checked;
     apc_png_rows *rows = malloc(sizeof *rows);
     if (rows == NULL) {
         apc_report_set_message(report, "cannot allocate the PNG decoder");
@@ -449,7 +469,8 @@ int32_t apc_png_read_metadata(const uint8_t *data, size_t length, const apc_limi
     apc_report_reset(report);
     if (data == NULL || metadata == NULL) return APC_ERR_INVALID_ARGUMENT;
     memset(metadata, 0, sizeof *metadata);
-    if (!apc_png_check_critical_crcs(data, length, 1, report)) return APC_ERR_CORRUPT;
+    int32_t checked = apc_png_check_chunks(data, length, 1, report);
+    if (checked != APC_OK) return checked;
     apc_png_source source = {data, length, 0, 0, 0, report};
     png_structp png = NULL;
     png_infop info = NULL;

@@ -52,3 +52,31 @@ import AssetTestSupport
         #expect(throws: CodecError.tooLarge) { try ImageDecoder(configuration: .init(pixelBudget: 100_000)).header(of: wide) }
     }
 }
+
+/// A small PNG whose ancillary chunk declares more bytes than the file holds (what the transform
+/// fuzzer found: 259 bytes declaring a 1.9 GB iTXt, which libpng allocated and zeroed before
+/// reading, its chunk limit being only a warning for a reader).
+@Suite(.serialized) struct PNGChunkBombTests {
+    static let bomb: [UInt8] = {
+        var bytes = PNGChunks.signature + PNGChunks.ihdr(width: 2, height: 1)
+        bytes += [0x73, 0x00, 0x00, 0x00] + Array("iTXt".utf8) + Array("Comment\0\0\0\0\0text".utf8)
+        return bytes
+    }()
+
+    @Test func aChunkLongerThanTheDataFailsAsTruncatedWithoutAllocatingIt() async throws {
+        try await ProcessMemoryLock.shared.exclusive {
+            let resetWorked = ProcessMemory.resetPeak()
+            let before = try #require(ProcessMemory.value(resetWorked ? "VmRSS" : "VmHWM"))
+            #expect(throws: CodecError.truncated) { try ImageDecoder().header(of: Self.bomb) }
+            #expect(throws: CodecError.truncated) { try ImageDecoder().decode(Self.bomb) }
+            #expect(throws: CodecError.truncated) { try ImageDecoder().metadata(of: Self.bomb) }
+            let peak = try #require(ProcessMemory.value("VmHWM"))
+            #expect(peak - before < 64 << 20, "peak memory grew by \((peak - before) >> 20) MB")
+        }
+    }
+
+    @Test func theFuzzersInputToo() throws {
+        let found = try FuzzInputs.bytes("codecs/crashes/slow-unit-6ee3b09d915bde18fdd5b76b292a77245d837ef1")
+        #expect(throws: CodecError.truncated) { try ImageDecoder().header(of: found) }
+    }
+}
