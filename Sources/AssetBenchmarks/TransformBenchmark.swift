@@ -62,7 +62,7 @@ struct TransformBenchmark: AsyncParsableCommand {
         let transform = try ImageTransform(pairs: pairs)
         var configuration = ImageProcessor.Configuration()
         if let shrinkMargin { configuration.shrinkOnLoadMargin = shrinkMargin }
-        if noOverlap { configuration.overlapDecoding = false }
+        if noOverlap { configuration.overlapDecoding = .off }
         let processor = ImageProcessor(configuration: configuration)
         let (runs, warmup, threads) = (self.runs, self.warmup, self.threads)
         let last = Mutex<EncodedImage?>(nil)

@@ -126,7 +126,7 @@ import Testing
 
     func process(_ data: [UInt8], overlapped: Bool) throws -> [UInt8] {
         var configuration = ImageProcessor.Configuration()
-        configuration.overlapDecoding = overlapped
+        configuration.overlapDecoding = overlapped ? .always : .off
         return try ImageProcessor(configuration: configuration)
             .process(data, transform: ImageTransform(width: 300, format: .format(.png))).bytes
     }

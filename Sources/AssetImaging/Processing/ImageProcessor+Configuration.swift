@@ -23,16 +23,16 @@ extension ImageProcessor {
         /// (1/2, 1/4, 1/8) whose output is still at least this many times the target. Default: 2,
         /// libvips's rule; 1 decodes smaller (faster, a little less sharp), as Pillow's `draft`.
         public var shrinkOnLoadMargin: Double
-        /// Decode a large source (a megapixel or more after shrink-on-load) on a second thread while
-        /// it is resampled, so that one transform uses two cores. Default: true; set false where
-        /// every core already runs a transform of its own.
-        public var overlapDecoding: Bool
+        /// Whether a large source (a megapixel or more after shrink-on-load) is decoded on a second
+        /// thread while it is resampled, so that one transform uses two cores. Default:
+        /// `.whenCoresAreFree`.
+        public var overlapDecoding: DecodeOverlap
 
         /// Creates a configuration; every default is the one written on its property.
         public init(
             maxSourcePixels: Int = 100_000_000, maxInputBytes: Int = 256 << 20, maxOutputPixels: Int = 50_000_000,
             maxOutputDimension: Int = 16_384, maxOutputBytes: Int = 64 << 20, avifSpeed: Int = 6, avifThreads: Int = 2, webpMethod: Int = 4,
-            shrinkOnLoadMargin: Double = 2, overlapDecoding: Bool = true
+            shrinkOnLoadMargin: Double = 2, overlapDecoding: DecodeOverlap = .whenCoresAreFree
         ) {
             self.maxSourcePixels = maxSourcePixels
             self.maxInputBytes = maxInputBytes
@@ -45,5 +45,16 @@ extension ImageProcessor {
             self.shrinkOnLoadMargin = shrinkOnLoadMargin
             self.overlapDecoding = overlapDecoding
         }
+    }
+
+    /// When decoding overlaps resampling on a second thread (``Configuration-swift.struct/overlapDecoding``).
+    public enum DecodeOverlap: Sendable, Hashable {
+        /// Never: one thread per transform.
+        case off
+        /// When the process runs fewer transforms than half its cores: with more, the second thread
+        /// would only take turns with another transform.
+        case whenCoresAreFree
+        /// Always, for large sources.
+        case always
     }
 }

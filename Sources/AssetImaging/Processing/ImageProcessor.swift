@@ -1,4 +1,5 @@
 import AssetCodecs
+import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -32,6 +33,11 @@ public struct ImageProcessor: Sendable {
         self.configuration = configuration
     }
 
+    /// Transforms running in this process now, for the choice to overlap decoding.
+    static let running = Atomic<Int>(0)
+    /// The cores this process may use.
+    static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
     var decoder: ImageDecoder {
         ImageDecoder(configuration: .init(pixelBudget: configuration.maxSourcePixels, maxInputBytes: configuration.maxInputBytes))
     }
@@ -55,6 +61,8 @@ public struct ImageProcessor: Sendable {
     /// Makes `transform` of `data` along a plan made by ``plan(for:transform:accepting:)``.
     /// - Throws: `CodecError` or ``ImagingError``.
     public func process(_ data: some ContiguousBytes & Sendable, plan: TransformPlan, transform: ImageTransform) throws -> EncodedImage {
+        Self.running.add(1, ordering: .relaxed)
+        defer { Self.running.subtract(1, ordering: .relaxed) }
         let decoder = self.decoder
         let metadata = try decoder.metadata(of: data)
         var profile = metadata.iccProfile
@@ -77,8 +85,14 @@ public struct ImageProcessor: Sendable {
             if reader.width == plan.resizeWidth, reader.height == plan.resizeHeight {
                 bitmap = try ImagingBridge.readWhole(reader)
             } else {
-                // A second thread pays where decoding is long: large sources.
-                let overlapped = configuration.overlapDecoding && plan.decodedWidth * plan.decodedHeight >= 1 << 20
+                // A second thread pays where decoding is long (large sources) and a core is idle: not
+                // when this process already runs a transform per core or more.
+                let large = plan.decodedWidth * plan.decodedHeight >= 1 << 20
+                let overlapped = switch configuration.overlapDecoding {
+                case .off: false
+                case .always: large
+                case .whenCoresAreFree: large && Self.running.load(ordering: .relaxed) * 2 <= Self.cores
+                }
                 bitmap = try ImagingBridge.resize(
                     reader, width: plan.resizeWidth, height: plan.resizeHeight, kernel: transform.kernel, opaque: opaque,
                     maxWorkBytes: plan.estimatedBytes * 2, overlapped: overlapped)
