@@ -14,32 +14,6 @@ extension ImageDecoder {
         return (DecodePlan.scaled(header.width, denominator), DecodePlan.scaled(header.height, denominator))
     }
 
-    /// Decodes PNG or JPEG data into a new bitmap at the DCT scale 1/`scaleDenominator` (JPEG
-    /// only; 1, 2, 4 or 8): the shrink-on-load step of a resize. `configuration.maxDimension` is
-    /// not applied.
-    /// - Throws: `CodecError`.
-    public func decode(_ data: some ContiguousBytes, scaleDenominator: Int) throws -> DecodedImage {
-        guard [1, 2, 4, 8].contains(scaleDenominator) else {
-            throw CodecError.bufferTooSmall("the DCT scale must be 1/1, 1/2, 1/4 or 1/8")
-        }
-        return try data.withUnsafeBytes { bytes in
-            let header = try checkedHeader(bytes)
-            let (width, height) = Self.scaledSize(of: header, denominator: scaleDenominator)
-            let bytesPerRow = width * 4
-            var warnings: [String] = []
-            let pixels = try [UInt8](unsafeUninitializedCapacity: bytesPerRow * height) { buffer, count in
-                let destination = UnsafeMutableRawBufferPointer(buffer)
-                HugePageAdvice.advise(destination)
-                warnings = try CodecBridge.decode(
-                    format: header.format, bytes: bytes, scaleDenominator: header.format == .jpeg ? scaleDenominator : 1,
-                    limits: limits, width: width, height: height, into: destination, bytesPerRow: bytesPerRow)
-                count = bytesPerRow * height
-            }
-            let bitmap = Bitmap(width: width, height: height, bytesPerRow: bytesPerRow, pixels: pixels)
-            return DecodedImage(bitmap: bitmap, header: header, warnings: warnings)
-        }
-    }
-
     /// Decodes a CMYK or YCCK JPEG at the DCT scale 1/`scaleDenominator` into a bitmap whose four
     /// bytes per pixel are C, M, Y, K as libjpeg gives them (YCCK turned into CMYK), for a colour
     /// conversion through the image's ICC profile. `inverted` is true for Adobe's inverted CMYK.

@@ -4,10 +4,13 @@ import CAssetImaging
 /// Calls into CAssetImaging and turns its statuses into ``ImagingError``s. Bitmaps are RGBA8
 /// without row padding.
 enum ImagingBridge {
+    /// The report's message.
+    static func message(of report: api_report) -> String {
+        withUnsafeBytes(of: report.message) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
     static func check(_ status: Int32, _ report: api_report, format: OutputFormat? = nil) throws {
-        let message = withUnsafeBytes(of: report.message) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
+        let message = message(of: report)
         let subject = format.map { "\($0): " } ?? ""
         switch UInt32(bitPattern: status) {
         case API_OK.rawValue: return
@@ -26,12 +29,6 @@ enum ImagingBridge {
             count = rowBytes * height
         }
         return Bitmap(width: width, height: height, bytesPerRow: rowBytes, pixels: pixels)
-    }
-
-    static func isOpaque(_ bitmap: Bitmap) -> Bool {
-        bitmap.pixels.withUnsafeBufferPointer {
-            api_is_opaque($0.baseAddress, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.bytesPerRow) != 0
-        }
     }
 
     /// A new `width` x `height` bitmap that `call` fills from `bitmap` through the C layer (the
@@ -188,9 +185,6 @@ enum ImagingBridge {
 
     private static func checkColor(_ status: Int32, _ report: api_report) throws {
         guard status != Int32(API_OK.rawValue) else { return }
-        let message = withUnsafeBytes(of: report.message) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        throw ImagingError.colorConversionFailed(message)
+        throw ImagingError.colorConversionFailed(message(of: report))
     }
 }

@@ -63,10 +63,8 @@ public struct TransformPlan: Sendable, Hashable {
 
     /// The format `.auto` resolves to, or the one asked for.
     static func format(for choice: ImageTransform.FormatChoice, accepted: [OutputFormat]?, header: ImageHeader) -> OutputFormat {
-        if case .format(let format) = choice { return format }
+        if let format = choice.formatIndependentOfImage(accepted: accepted) { return format }
         guard let accepted else { return header.format == .png ? .png : .jpeg }
-        if accepted.contains(.avif) { return .avif }
-        if accepted.contains(.webp) { return .webp }
         if header.hasAlpha, accepted.contains(.png) || !accepted.contains(.jpeg) { return .png }
         return .jpeg
     }

@@ -78,6 +78,17 @@ public struct ImageTransform: Sendable, Hashable {
         /// This format.
         case format(OutputFormat)
 
+        /// The format this choice gives whatever the image is: the format asked for, or for `auto`
+        /// with a list, AVIF or WebP when the caller accepts one; nil when the image decides (JPEG
+        /// or PNG by alpha, or the source's format when there is no list).
+        public func formatIndependentOfImage(accepted: [OutputFormat]?) -> OutputFormat? {
+            if case .format(let format) = self { return format }
+            guard let accepted else { return nil }
+            if accepted.contains(.avif) { return .avif }
+            if accepted.contains(.webp) { return .webp }
+            return nil
+        }
+
         /// `auto`, or the format's name.
         public var name: String {
             switch self {

@@ -20,10 +20,8 @@ public enum VariantKey {
     /// `auto-` with the rest of the choice (the source decides between JPEG and PNG, and the same
     /// source always decides the same way).
     static func formatKey(_ choice: ImageTransform.FormatChoice, accepted: [OutputFormat]?) -> String {
-        if case .format(let format) = choice { return format.rawValue }
+        if let format = choice.formatIndependentOfImage(accepted: accepted) { return format.rawValue }
         guard let accepted else { return "auto-source" }
-        if accepted.contains(.avif) { return OutputFormat.avif.rawValue }
-        if accepted.contains(.webp) { return OutputFormat.webp.rawValue }
         return "auto-" + [OutputFormat.jpeg, .png].filter(accepted.contains).map(\.rawValue).joined(separator: "-")
     }
 
