@@ -10,6 +10,7 @@ public struct ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
         case unsupportedFormat
         case encodeFailed
         case colorConversionFailed
+        case overloaded
     }
 
     private let code: Code
@@ -33,14 +34,20 @@ public struct ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The embedded ICC profile could not be applied.
     public static let colorConversionFailed = ImagingError(.colorConversionFailed, "colour conversion failed")
 
+    /// Too many transforms are running and waiting: the caller may try again later.
+    public static let overloaded = ImagingError(.overloaded, "too many transforms are running and waiting")
+
     static func invalidTransform(_ message: String) -> ImagingError { ImagingError(.invalidTransform, message) }
+    /// An invalid transform with its reason, for callers that parse transform text of their own
+    /// (a preset definition, a URL's path form).
+    public static func invalidTransformText(_ message: String) -> ImagingError { ImagingError(.invalidTransform, message) }
     static func outputTooLarge(_ message: String) -> ImagingError { ImagingError(.outputTooLarge, message) }
     static func unsupportedFormat(_ message: String) -> ImagingError { ImagingError(.unsupportedFormat, message) }
     static func encodeFailed(_ message: String) -> ImagingError { ImagingError(.encodeFailed, message) }
     static func colorConversionFailed(_ message: String) -> ImagingError { ImagingError(.colorConversionFailed, message) }
 
     /// The code alone, fit for a metric label or a JSON `code` field: `invalidTransform`,
-    /// `outputTooLarge`, `unsupportedFormat`, `encodeFailed` or `colorConversionFailed`.
+    /// `outputTooLarge`, `unsupportedFormat`, `encodeFailed`, `colorConversionFailed` or `overloaded`.
     public var shortDescription: String { code.rawValue }
 
     /// The code and the message.

@@ -1,6 +1,12 @@
 import AssetImaging
 import NIOPosix
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 extension ImageUtil {
     /// Limits and threads of an ``ImageUtil``.
     public struct Configuration: Sendable {
@@ -18,12 +24,26 @@ extension ImageUtil {
         /// its source pixel and input limits are replaced by the decode options' and this
         /// configuration's. Default: `ImageProcessor.Configuration()`.
         public var processor: ImageProcessor.Configuration
+        /// Variant transforms that run at once (a disk or memory hit takes no turn). Default: the
+        /// number of active processors.
+        public var maxConcurrentTransforms: Int
+        /// Variant transforms that may wait for a turn; one more fails at once with
+        /// `ImagingError.overloaded`. Default: 64.
+        public var maxQueuedTransforms: Int
+        /// Called after each transform this util makes (not for memory or disk hits, nor for callers
+        /// that joined a transform in flight), with the variant's format and the transform's time in
+        /// seconds (a wait for a turn of the queue included): a service counts it in its metrics. Default nil.
+        public var onTransform: (@Sendable (_ format: OutputFormat, _ seconds: Double) -> Void)?
 
         /// Creates a configuration; every parameter defaults to the value documented on its property.
         public init(
             decodeBudget: Int = 512 << 20, maxInputBytes: Int = 256 << 20, decodePool: NIOThreadPool? = nil,
-            processor: ImageProcessor.Configuration = ImageProcessor.Configuration()
+            processor: ImageProcessor.Configuration = ImageProcessor.Configuration(),
+            maxConcurrentTransforms: Int = ProcessInfo.processInfo.activeProcessorCount, maxQueuedTransforms: Int = 64
         ) {
+            self.onTransform = nil
+            self.maxConcurrentTransforms = maxConcurrentTransforms
+            self.maxQueuedTransforms = maxQueuedTransforms
             self.decodeBudget = decodeBudget
             self.maxInputBytes = maxInputBytes
             self.decodePool = decodePool

@@ -53,7 +53,9 @@ public final class ImageUtil: Sendable {
         self.configuration = configuration
         self.decodeBudget = ByteBudget(capacity: configuration.decodeBudget)
         self.loads = MemoizedLoader(manager: manager, kind: .image)
-        self.variants = VariantStore(memory: manager.memoryCache(for: .image))
+        self.variants = VariantStore(
+            memory: manager.memoryCache(for: .image),
+            queue: TransformQueue(maxRunning: configuration.maxConcurrentTransforms, maxWaiting: configuration.maxQueuedTransforms))
     }
 
     /// Decodes started by this util (memory hits and coalesced callers start none).

@@ -35,10 +35,29 @@ extension ImageUtil {
     public func variant(
         for url: URL, transform: ImageTransform, accepting accepted: [OutputFormat]? = nil, options: Options = Options()
     ) async throws -> ImageVariant {
-        let processor = ImageProcessor(configuration: processorConfiguration(options))
-        try transform.validate(maxOutputDimension: processor.configuration.maxOutputDimension)
+        try await variant(for: variantRequest(for: url, transform: transform, accepting: accepted, options: options))
+    }
+
+    /// Loads the source of a variant and names the variant (its key and entity tag) without making
+    /// it; ``variant(for:)`` makes it. The source loads as ``variant(for:transform:accepting:options:)``
+    /// describes.
+    /// - Throws: `ImagingError.invalidTransform` for a transform beyond the limits, `LoaderError` for
+    ///   a load that fails.
+    public func variantRequest(
+        for url: URL, transform: ImageTransform, accepting accepted: [OutputFormat]? = nil, options: Options = Options()
+    ) async throws -> VariantRequest {
+        try transform.validate(maxOutputDimension: configuration.processor.maxOutputDimension)
         let response = try await manager.load(AssetRequest(
             url: url, kind: .image, cacheKey: options.cacheKey, strategy: options.strategy))
+        return try await variantRequest(source: response, transform: transform, accepting: accepted, options: options)
+    }
+
+    /// Names the variant of a source the caller loaded itself (with kind `.image`).
+    public func variantRequest(
+        source response: AssetResponse, transform: ImageTransform, accepting accepted: [OutputFormat]? = nil,
+        options: Options = Options()
+    ) async throws -> VariantRequest {
+        try transform.validate(maxOutputDimension: configuration.processor.maxOutputDimension)
         var sourceData: Data? = nil
         let validator: String
         if let known = VariantKey.validator(of: response) {
@@ -49,18 +68,25 @@ extension ImageUtil {
             validator = "sum:" + BytesChecksum.string(of: data)
         }
         let key = VariantKey.key(sourceKey: response.cacheKey, validator: validator, transform: transform, accepted: accepted)
-        if options.strategy != .networkOnly, let hit = variants.memory.object(ImageVariant.self, forKey: key) {
+        return VariantRequest(
+            source: response, transform: transform, accepted: accepted, validator: validator, key: key, options: options,
+            sourceData: sourceData)
+    }
+
+    /// The variant a ``VariantRequest`` names: from memory, else from the disk cache, else made now
+    /// (in a turn of the transform queue: ``Configuration/maxConcurrentTransforms``) and stored.
+    /// - Throws: as ``variant(for:transform:accepting:options:)``, and `ImagingError.overloaded`
+    ///   when the transform queue is full.
+    public func variant(for request: VariantRequest) async throws -> ImageVariant {
+        let key = request.key
+        if request.options.strategy != .networkOnly, let hit = variants.memory.object(ImageVariant.self, forKey: key) {
             var variant = hit
             variant.origin = .memory
             return variant
         }
-        let prefetched = sourceData
-        let variant = try await variants.work.value(forKey: key) {
-            try await self.makeVariant(
-                key: key, validator: validator, response: response, sourceData: prefetched,
-                transform: transform, accepted: accepted, processor: processor, options: options)
+        return try await variants.work.value(forKey: key) {
+            try await self.makeVariant(request)
         }
-        return variant
     }
 
     /// The processor limits for `options`: the pixel budget and input limit of the decode options.
@@ -72,10 +98,10 @@ extension ImageUtil {
     }
 
     /// The shared work of one variant key: the disk cache, else the transform and its stores.
-    private func makeVariant(
-        key: String, validator: String, response: AssetResponse, sourceData: Data?, transform: ImageTransform,
-        accepted: [OutputFormat]?, processor: ImageProcessor, options: Options
-    ) async throws -> ImageVariant {
+    private func makeVariant(_ request: VariantRequest) async throws -> ImageVariant {
+        let key = request.key, validator = request.validator, response = request.source, options = request.options
+        let transform = request.transform, accepted = request.accepted
+        let processor = ImageProcessor(configuration: processorConfiguration(options))
         let disk = manager.diskCache
         if options.strategy != .networkOnly,
             let stored = try? await manager.runIO({ () -> (Data, CacheMetadata)? in
@@ -91,15 +117,22 @@ extension ImageUtil {
             return variant
         }
         let data: Data
-        if let sourceData { data = sourceData } else { data = try await manager.loader.data(for: response) }
+        if let sourceData = request.sourceData { data = sourceData } else { data = try await manager.loader.data(for: response) }
         let encoded: EncodedImage
         do {
-            let plan = try await runDecoding { try processor.plan(for: data, transform: transform, accepting: accepted) }
-            encoded = try await decodeBudget.withReservation(of: plan.estimatedBytes + data.count) {
-                try await runDecoding { [self] in
-                    self.transforms.add(1, ordering: .relaxed)
-                    return try processor.process(data, plan: plan, transform: transform)
+            let start = ContinuousClock.now
+            encoded = try await variants.queue.run {
+                let plan = try await runDecoding { try processor.plan(for: data, transform: transform, accepting: accepted) }
+                return try await decodeBudget.withReservation(of: plan.estimatedBytes + data.count) {
+                    try await runDecoding { [self] in
+                        self.transforms.add(1, ordering: .relaxed)
+                        return try processor.process(data, plan: plan, transform: transform)
+                    }
                 }
+            }
+            if let observe = configuration.onTransform {
+                let elapsed = (ContinuousClock.now - start).components
+                observe(encoded.format, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
             }
         } catch let error as CodecError where error.isDataError {
             await manager.discardStoredBody(of: response)

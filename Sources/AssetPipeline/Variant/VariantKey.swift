@@ -19,7 +19,7 @@ public enum VariantKey {
     /// format `auto` picks from `accepted` when that does not depend on the image (AVIF, WebP), or
     /// `auto-` with the rest of the choice (the source decides between JPEG and PNG, and the same
     /// source always decides the same way).
-    static func formatKey(_ choice: ImageTransform.FormatChoice, accepted: [OutputFormat]?) -> String {
+    public static func formatKey(_ choice: ImageTransform.FormatChoice, accepted: [OutputFormat]?) -> String {
         if let format = choice.formatIndependentOfImage(accepted: accepted) { return format.rawValue }
         guard let accepted else { return "auto-source" }
         return "auto-" + [OutputFormat.jpeg, .png].filter(accepted.contains).map(\.rawValue).joined(separator: "-")

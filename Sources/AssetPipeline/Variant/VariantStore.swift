@@ -1,12 +1,15 @@
 import AssetStorage
 
 /// Where an ``ImageUtil`` keeps its variants: the image memory cache (keyed by ``VariantKey``) and
-/// the coalescer that makes concurrent requests for one variant share one transform.
+/// the coalescer that makes concurrent requests for one variant share one transform, and the queue
+/// that bounds the transforms running and waiting.
 final class VariantStore: Sendable {
     let memory: MemoryCache<String, any Sendable>
     let work = TaskCoalescer<String, ImageVariant>()
+    let queue: TransformQueue
 
-    init(memory: MemoryCache<String, any Sendable>) {
+    init(memory: MemoryCache<String, any Sendable>, queue: TransformQueue) {
         self.memory = memory
+        self.queue = queue
     }
 }
