@@ -20,6 +20,7 @@ struct AssetPipe: AsyncParsableCommand {
             PrefetchCommand.self,
             RangeCommand.self,
             ServeCommand.self,
+            SignCommand.self,
         ]
     )
 

@@ -39,6 +39,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var cache: CacheOptions
 
+    @OptionGroup(title: "Image service") var images: ImageServiceOptions
+
     @Option(help: ArgumentHelp("Reverse-proxy mode: fetch other paths from this origin (http://host:port).", valueName: "url"))
     var origin: String?
 

@@ -59,6 +59,7 @@ struct ServeSettings {
         guard !server.nodeName.isEmpty, server.nodeName.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw ValidationError("--node-name must be printable ASCII without spaces")
         }
+        server.images = try command.images.resolve(env)
         self.server = server
         self.cacheDirectory = command.cache.directory
         self.memoryBudget = try Self.positive(command.memoryBudget ?? env.int("ASSETPIPE_MEMORY_BUDGET"), "--memory-budget") ?? (256 << 20)

@@ -61,6 +61,9 @@ extension AssetServer {
         /// Where the metrics of `/metrics` are kept: the server's, and the loader's when the manager
         /// was built with ``loaderConfiguration(_:)``. Default: a registry of its own.
         public var metrics: PrometheusCollectorRegistry
+        /// How `/v1/image` makes and guards encoded variants: limits, the transform queue, signing and
+        /// presets. Default: ``ImageService/init(util:maxSourcePixels:transformTimeout:retryAfterSeconds:signer:presets:presetsOnly:)``'s defaults.
+        public var images: ImageService
 
         /// A configuration with the defaults written on each property.
         public init(
@@ -84,8 +87,10 @@ extension AssetServer {
             maxPrefetchItems: Int = 100_000,
             prefetch: Prefetcher.Configuration = Prefetcher.Configuration(),
             nodeName: String = "assetpipe",
-            metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
+            metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+            images: ImageService = ImageService()
         ) {
+            self.images = images
             self.host = host
             self.port = port
             self.origin = origin
@@ -119,7 +124,8 @@ extension AssetServer {
 
         /// The loader settings a serving manager needs on top of `base`: a shared cache (RFC 9111
         /// `s-maxage`, `private`...), the destination policy, bodies over ``largeAssetThreshold``
-        /// refused so that they go to the chunk store, and its counters in ``metrics``.
+        /// refused so that they go to the chunk store (images also over the image service's
+        /// `maxInputBytes`), and its counters in ``metrics``.
         public func loaderConfiguration(_ base: AssetLoader.Configuration = AssetLoader.Configuration()) -> AssetLoader.Configuration {
             var loader = base
             loader.freshness.shared = true
@@ -128,6 +134,7 @@ extension AssetServer {
             for kind in [AssetKind.image, .lottie, .raw] {
                 loader.maxBodySize[kind] = min(loader.maxBodySize(for: kind), largeAssetThreshold)
             }
+            loader.maxBodySize[.image] = min(loader.maxBodySize(for: .image), Int64(images.util.maxInputBytes))
             return loader
         }
     }

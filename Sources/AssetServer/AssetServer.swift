@@ -83,6 +83,10 @@ public final class AssetServer: Service, Sendable {
                     "assetpipe serve listening on http://\(configuration.host):\(bound)",
                     metadata: ["host": "\(configuration.host)", "port": "\(bound)",
                                "mode": "\(configuration.origin == nil ? "service" : "reverse proxy of \(configuration.origin!)")"])
+                if configuration.images.signer == nil {
+                    logger.notice(
+                        "image transforms are open: any client may ask /v1/image for any size and format of any allowed source; give a signing key (--signing-key-file) or presets-only to restrict them")
+                }
             },
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger)

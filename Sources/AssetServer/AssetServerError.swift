@@ -1,4 +1,5 @@
 import AssetCodecs
+import AssetImaging
 import AssetLoading
 import AssetLottie
 import AssetPipeline
@@ -31,6 +32,17 @@ public struct AssetServerError: Error, Sendable, CustomStringConvertible {
         case assetTooLarge = "asset_too_large"
         case notCached = "not_cached"
         case undecodable
+        case invalidTransform = "invalid_transform"
+        case unknownPreset = "unknown_preset"
+        case presetOnly = "preset_only"
+        case signatureRequired = "signature_required"
+        case badSignature = "bad_signature"
+        case sourceTooLarge = "source_too_large"
+        case outputTooLarge = "output_too_large"
+        case unsupportedFormat = "unsupported_format"
+        case transformFailed = "transform_failed"
+        case overloaded
+        case transformTimeout = "transform_timeout"
         case timeout
         case unavailable
         case storage
@@ -49,11 +61,14 @@ public struct AssetServerError: Error, Sendable, CustomStringConvertible {
     let extra: [(String, CompactJSON)]
     /// The representation's length, for the `Content-Range` of a 416.
     let totalLength: Int64?
+    /// The seconds of a 503's `Retry-After`.
+    let retryAfter: Int?
 
     private init(
         _ code: Code, _ status: Int, _ message: String, detail: String? = nil, extra: [(String, CompactJSON)] = [],
-        totalLength: Int64? = nil
+        totalLength: Int64? = nil, retryAfter: Int? = nil
     ) {
+        self.retryAfter = retryAfter
         self.code = code
         self.status = status
         self.message = message
@@ -92,6 +107,39 @@ public struct AssetServerError: Error, Sendable, CustomStringConvertible {
     static let requestTimeout = Self(.timeout, 504, "the request took longer than the server allows")
     static let shuttingDown = Self(.unavailable, 503, "the server is shutting down")
     static func internalError(_ message: String) -> Self { Self(.internal, 500, message) }
+    static func unknownPreset(_ name: String) -> Self { Self(.unknownPreset, 400, "no preset named '\(name.prefix(64))'") }
+    static let presetOnly = Self(.presetOnly, 403, "this server makes its presets only: ask for preset=NAME (and format)")
+    static let signatureRequired = Self(.signatureRequired, 403, "this server makes signed image URLs only: the signature is missing")
+    static let badSignature = Self(.badSignature, 403, "the signature does not match the request")
+    static func sourceTooLarge(_ message: String) -> Self { Self(.sourceTooLarge, 422, message) }
+    static func overloaded(retryAfter: Int) -> Self {
+        Self(.overloaded, 503, "too many transforms are running and waiting; try again shortly", retryAfter: retryAfter)
+    }
+    static func transformTimeout(retryAfter: Int) -> Self {
+        Self(.transformTimeout, 503, "the variant was not ready in time; it is still being made", retryAfter: retryAfter)
+    }
+    static func invalidPath(_ why: String) -> Self { Self(.invalidParameter, 400, "the image path \(why)") }
+
+    /// The answer for an error of the image service: transforms, limits and sources.
+    static func fromImaging(_ error: any Error, retryAfter: Int) -> AssetServerError {
+        switch error {
+        case let error as ImagingError:
+            switch error {
+            case .invalidTransform: return Self(.invalidTransform, 400, error.message)
+            case .outputTooLarge: return Self(.outputTooLarge, 400, error.message)
+            case .unsupportedFormat: return Self(.unsupportedFormat, 415, error.message)
+            case .overloaded: return .overloaded(retryAfter: retryAfter)
+            case .colorConversionFailed: return Self(.undecodable, 422, error.message, detail: error.shortDescription)
+            default: return Self(.transformFailed, 500, error.message, detail: error.shortDescription)
+            }
+        case let error as CodecError where error == .tooLarge:
+            return Self(.sourceTooLarge, 422, error.message, detail: error.shortDescription)
+        case let error as LoaderError where error == .tooLarge:
+            return Self(.sourceTooLarge, 422, "the source is larger than the server accepts", detail: error.shortDescription)
+        default:
+            return from(error)
+        }
+    }
 
     /// The answer for any error met while serving a request.
     static func from(_ error: any Error) -> AssetServerError {

@@ -239,7 +239,7 @@ struct PrefetchCommandTests {
         func run(_ count: Int) async throws -> Int {
             let list = dir.appendingPathComponent("urls-\(count).txt")
             let handle = try #require(FileHandle(forWritingAtPath: list.path) ?? {
-                FileManager.default.createFile(atPath: list.path, contents: nil)
+                _ = FileManager.default.createFile(atPath: list.path, contents: nil)
                 return FileHandle(forWritingAtPath: list.path)
             }())
             var text = ""

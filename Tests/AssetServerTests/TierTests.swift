@@ -68,7 +68,7 @@ struct TierTests {
             }
             var failing = down
             failing.fallback = .fail
-            try await Self.withLocalManager(tier: failing) { manager in
+            _ = try await Self.withLocalManager(tier: failing) { manager in
                 await #expect(throws: LoaderError.self) { _ = try await manager.load(AssetRequest(url: origin.location("/f.bin"))) }
             }
             #expect(origin.requestCount(path: "/f.bin") == 1)

@@ -30,9 +30,11 @@ struct HotPath: Sendable {
             context.state.isReady, !Self.needsMore(request.headerFields)
         else { return nil }
         let start = ContinuousClock.now
-        guard let named = targets.lookup(target, { resolve(target, request.headerFields) }),
-            let hot = context.manager.object(ServedAsset.self, forKey: named.memoryKey, kind: named.kind)
-        else { return nil }
+        guard let named = targets.lookup(target, { resolve(target, request.headerFields) }) else { return nil }
+        if let variantKeys = named.variantKeys {
+            return variant(request, keys: variantKeys, named: named, start: start)
+        }
+        guard let hot = context.manager.object(ServedAsset.self, forKey: named.memoryKey, kind: named.kind) else { return nil }
         let now = context.now
         guard hot.isFresh(at: now), hot.status == 200 || named.proxied else { return nil }
         if named.proxied && request.headerFields[.authorization] != nil { return nil }
@@ -52,10 +54,34 @@ struct HotPath: Sendable {
             })
     }
 
+    /// The answer of a served variant in memory, fresh.
+    private func variant(_ request: HTTPRequest, keys: [String], named: HotTarget, start: ContinuousClock.Instant) -> Answer? {
+        let key = keys.count == 1 ? keys[0] : keys[AcceptedImageFormats.classIndex(request.headerFields[.accept])]
+        guard let hot = context.manager.object(ServedVariant.self, forKey: key, kind: .image) else { return nil }
+        let now = context.now
+        guard hot.isFresh(at: now) else { return nil }
+        var fields = hot.hotFields
+        fields[.age] = String(Int(min(hot.age(at: now), Double(CacheControl.maximumDeltaSeconds))))
+        let headOnly = request.method == .head
+        let length = hot.body.readableBytes
+        let metrics = context.metrics
+        let series = named.series
+        return Answer(
+            head: HTTPResponse(status: .ok, headerFields: fields),
+            body: headOnly || length == 0 ? nil : hot.body,
+            finished: {
+                metrics.recordVariantLookup("memory")
+                metrics.recordRequest(series, seconds: (ContinuousClock.now - start).seconds, bytesSent: headOnly ? 0 : Int64(length))
+            })
+    }
+
     /// What `target` names when the hot path may answer it at all; nil otherwise.
     private func resolve(_ target: String, _ fields: HTTPFields) -> HotTarget? {
         guard target.utf8.count <= context.configuration.maxRequestTargetBytes else { return nil }
         let uri = URI(target)
+        if uri.path == "/v1/image" || uri.path.hasPrefix("/v1/image/") {
+            return resolveVariant(uri)
+        }
         if uri.path == "/v1/asset" {
             let query = uri.queryParameters
             guard let parameter = query["url"], !parameter.isEmpty, query["kind"] == nil else { return nil }
@@ -99,6 +125,9 @@ struct HotTarget: Sendable {
     let proxied: Bool
     /// The metrics of a 200 answer to it.
     let series: ServerMetrics.RequestSeries
+    /// For an image variant: the ``ServedVariant`` keys, one per class of `Accept`
+    /// (``AcceptedImageFormats/classes``) or one when the format does not depend on it.
+    var variantKeys: [String]? = nil
 }
 
 /// The hot path's request targets seen last (at most ``capacity``; the set starts again when full),
@@ -115,5 +144,38 @@ final class HotTargets: Sendable {
             targets[target] = .some(resolved)
         }
         return resolved
+    }
+}
+
+extension HotPath {
+    /// The served-variant keys of an image service target that parses and passes the signature
+    /// check (checked once per target string); nil for anything else, which the responder answers.
+    func resolveVariant(_ uri: URI) -> HotTarget? {
+        let service = context.configuration.images
+        let maxSide = service.util.processor.maxOutputDimension
+        let target: VariantTarget
+        if uri.path == "/v1/image" {
+            let query = uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
+            guard VariantTarget.isVariantQuery(query), !query.contains(where: { $0.name == "maxPixels" }),
+                let parsed = try? VariantTarget(query: query, service: service, maxOutputDimension: maxSide)
+            else { return nil }
+            target = parsed
+        } else {
+            guard uri.query == nil || uri.query?.isEmpty == true,
+                let parsed = try? VariantTarget(path: uri.path.dropFirst("/v1/image/".count), service: service, maxOutputDimension: maxSide)
+            else { return nil }
+            target = parsed
+        }
+        let sourceKey = CacheKeyMemo.shared.key(for: target.source)
+        let keys: [String]
+        if target.transform.format == .auto {
+            keys = AcceptedImageFormats.classes.map { ServedVariant.memoryKey(sourceKey: sourceKey, transform: target.transform, accepted: $0) }
+        } else {
+            keys = [ServedVariant.memoryKey(sourceKey: sourceKey, transform: target.transform, accepted: nil)]
+        }
+        return HotTarget(
+            endpoint: .image, kind: .image, memoryKey: keys[0], proxied: false,
+            series: context.metrics.requestSeries(endpoint: ServerResponder.Endpoint.image.rawValue, status: 200),
+            variantKeys: keys)
     }
 }

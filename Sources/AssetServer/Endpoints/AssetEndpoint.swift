@@ -45,11 +45,7 @@ struct AssetTarget: Sendable {
 
     init(_ incoming: IncomingRequest) throws {
         let url = try incoming.requiredParameter("url")
-        let lowered = url.prefix(8).lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
-            if !url.contains("://") { throw AssetServerError.invalidParameter("url", "must be an absolute http or https URL") }
-            throw AssetServerError.from(LoaderError.unsupportedScheme)
-        }
+        try Self.checkScheme(url)
         if let name = incoming.parameter("kind") {
             guard let kind = AssetKind(rawValue: name) else {
                 throw AssetServerError.invalidParameter("kind", "must be image, lottie, video or raw")
@@ -60,6 +56,15 @@ struct AssetTarget: Sendable {
         }
         self.url = url
         self.cacheKey = CacheKeyMemo.shared.key(for: url)
+    }
+
+    /// Refuses a URL that is not an absolute `http` or `https` URL.
+    static func checkScheme(_ url: String) throws {
+        let lowered = url.prefix(8).lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
+            if !url.contains("://") { throw AssetServerError.invalidParameter("url", "must be an absolute http or https URL") }
+            throw AssetServerError.from(LoaderError.unsupportedScheme)
+        }
     }
 }
 

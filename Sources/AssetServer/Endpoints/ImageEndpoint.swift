@@ -4,6 +4,9 @@ import Foundation
 import HTTPTypes
 import NIOCore
 
+/// `GET|HEAD /v1/image` with a transform (`w`, `h`, `format=webp`..., or the path form
+/// `/v1/image/{signature}/{options}/{source}.{ext}`): the encoded variant (``VariantEndpoint``).
+///
 /// `GET|HEAD /v1/image?url=U[&maxDimension=N][&maxPixels=N][&format=pam|ppm|rgba]`: the decoded
 /// bitmap through ``ImageUtil`` (memoized; one decode for concurrent requests), as netpbm PAM
 /// (RGBA, the default), PPM (RGB) or raw RGBA rows, with `X-Image-Width`, `X-Image-Height` and
@@ -12,6 +15,22 @@ struct ImageEndpoint: Sendable {
     let context: ServerContext
 
     func answer(_ incoming: IncomingRequest) async throws -> Reply {
+        let path = incoming.path
+        let isPathForm = path.hasPrefix("/v1/image/")
+        if isPathForm || VariantTarget.isVariantQuery(incoming) {
+            let service = context.configuration.images
+            do {
+                let maxSide = service.util.processor.maxOutputDimension
+                let target = isPathForm
+                    ? try VariantTarget(path: path.dropFirst("/v1/image/".count), service: service, maxOutputDimension: maxSide)
+                    : try VariantTarget(query: incoming, service: service, maxOutputDimension: maxSide)
+                return try await VariantEndpoint(context: context).answer(incoming, target: target)
+            } catch {
+                let failure = AssetServerError.fromImaging(error, retryAfter: service.retryAfterSeconds)
+                context.metrics.recordRefusal(code: failure.shortDescription)
+                throw failure
+            }
+        }
         let asset = try AssetTarget(incoming)
         let format = try PixelFileFormat(parameter: incoming.parameter("format"))
         var options = ImageUtil.Options()

@@ -30,6 +30,11 @@ final class ServerMetrics: Sendable {
     private let evictions: [Counter]
     private let coalesced: Counter
     private let decodes = Mutex<[String: DurationHistogram]>([:])
+    private let transforms = Mutex<[String: Counter]>([:])
+    private let transformDurations: DurationHistogram
+    /// Variant lookups by result: memory, disk, miss.
+    private let variantLookups: [String: Counter]
+    private let refusals = Mutex<[String: Counter]>([:])
     private let scraped = Mutex(Scraped())
 
     private struct RequestKey: Hashable {
@@ -62,6 +67,12 @@ final class ServerMetrics: Sendable {
         static var decodeDuration: MetricNameDescriptor { descriptor("decode_duration", "seconds", "Image decodes and Lottie parses, by kind.") }
         static var evictions: MetricNameDescriptor { descriptor("evictions", "total", "Entries evicted by the cache limits, by layer.") }
         static var coalesced: MetricNameDescriptor { descriptor("coalesced_requests", "total", "Loads that joined an identical load in flight.") }
+        static var transforms: MetricNameDescriptor { descriptor("image_transforms", "total", "Image variants made (decode, transform, encode), by output format.") }
+        static var transformDuration: MetricNameDescriptor { descriptor(
+            "image_transform_duration", "seconds", "Time to make an image variant, a wait for a turn of the transform queue included.") }
+        static var variantLookups: MetricNameDescriptor { descriptor(
+            "image_variant_lookups", "total", "Image variant requests by where the variant came from (memory, disk, miss).") }
+        static var refusals: MetricNameDescriptor { descriptor("image_refusals", "total", "Image service requests answered with an error, by error code.") }
     }
 
     static let latencyBuckets: [Duration] = [
@@ -91,6 +102,40 @@ final class ServerMetrics: Sendable {
         // present from the start, so that a scrape shows them at 0
         evictions = ["memory", "disk", "chunks"].map { registry.makeCounter(descriptor: Name.evictions, labels: [("layer", $0)]) }
         coalesced = registry.makeCounter(descriptor: Name.coalesced)
+        transformDurations = registry.makeDurationHistogram(descriptor: Name.transformDuration, buckets: Self.latencyBuckets)
+        var variantLookups: [String: Counter] = [:]
+        for result in ["memory", "disk", "miss"] {
+            variantLookups[result] = registry.makeCounter(descriptor: Name.variantLookups, labels: [("result", result)])
+        }
+        self.variantLookups = variantLookups
+    }
+
+    /// Counts a variant made in `format` and its time.
+    func recordTransform(format: String, seconds: Double) {
+        let counter = transforms.withLock { transforms in
+            if let counter = transforms[format] { return counter }
+            let counter = registry.makeCounter(descriptor: Name.transforms, labels: [("format", format)])
+            transforms[format] = counter
+            return counter
+        }
+        counter.increment()
+        transformDurations.record(.nanoseconds(Int64(seconds * 1e9)))
+    }
+
+    /// Counts a variant request by where its variant came from: `memory`, `disk` or `miss`.
+    func recordVariantLookup(_ result: String) {
+        variantLookups[result]?.increment()
+    }
+
+    /// Counts an image service request answered with the error `code`.
+    func recordRefusal(code: String) {
+        let counter = refusals.withLock { refusals in
+            if let counter = refusals[code] { return counter }
+            let counter = registry.makeCounter(descriptor: Name.refusals, labels: [("code", code)])
+            refusals[code] = counter
+            return counter
+        }
+        counter.increment()
     }
 
     /// The counter and latency histogram of one endpoint and status.

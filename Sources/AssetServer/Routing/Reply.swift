@@ -54,6 +54,7 @@ struct Reply: Sendable {
         var reply = Reply.json(error.json, status: HTTPResponse.Status(code: error.status))
         if error.status == 401 { reply.fields[.wwwAuthenticate] = "Bearer" }
         if let totalLength = error.totalLength { reply.fields[.contentRange] = "bytes */\(totalLength)" }
+        if let retryAfter = error.retryAfter { reply.fields[.retryAfter] = String(retryAfter) }
         return reply
     }
 }

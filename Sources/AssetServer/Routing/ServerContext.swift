@@ -24,10 +24,17 @@ final class ServerContext: Sendable {
     init(manager: AssetsManager, configuration: AssetServer.Configuration, logger: Logger) {
         self.configuration = configuration
         self.manager = manager
-        self.images = ImageUtil(manager: manager)
+        let metrics = ServerMetrics(manager: manager, registry: configuration.metrics)
+        self.metrics = metrics
+        var images = configuration.images.util
+        let observe = images.onTransform
+        images.onTransform = { format, seconds in
+            metrics.recordTransform(format: format.rawValue, seconds: seconds)
+            observe?(format, seconds)
+        }
+        self.images = ImageUtil(manager: manager, configuration: images)
         self.lottie = LottieUtil(manager: manager)
         self.video = VideoUtil(manager: manager, logger: logger)
-        self.metrics = ServerMetrics(manager: manager, registry: configuration.metrics)
         self.jobs = PrefetchJobs(manager: manager, configuration: configuration, logger: logger)
         self.policy = FreshnessPolicy(configuration: manager.configuration.loader.freshness)
         self.origin = configuration.origin.flatMap(OriginURL.init)

@@ -79,6 +79,7 @@ final class ServerResponder: Sendable {
         case "/readyz": return .readyz
         default:
             if path.hasPrefix("/v1/prefetch/") { return .prefetchJob }
+            if path.hasPrefix("/v1/image/") { return .image }
             if context.origin != nil && !path.hasPrefix("/v1/") { return .proxy }
             return .notFound
         }

@@ -1,0 +1,100 @@
+import AssetImaging
+import AssetLoading
+import AssetPipeline
+import AssetStorage
+import Foundation
+import HTTPTypes
+import NIOCore
+
+/// `GET|HEAD /v1/image` with a transform (query form or path form, see ``VariantTarget``): the
+/// encoded variant through ``ImageUtil/variant(for:)`` — one cache, one loader, one transform for
+/// concurrent requests — with `Content-Type`, a strong `ETag` of the variant's key, the source's
+/// `Last-Modified`, `Cache-Control` and `Expires` with an `Age`, and `Vary: Accept` for
+/// `format=auto`.
+///
+/// - A fresh served variant in memory answers without a load (``ServedVariant``); otherwise the
+///   source goes through the loader (fresh, revalidated or fetched), which names the variant, and a
+///   conditional request is answered 304 before the variant is made.
+/// - Making waits at most ``AssetServer/ImageService/transformTimeout`` (503
+///   `transform_timeout`); a full transform queue is 503 `overloaded`. Both carry `Retry-After`.
+/// - Every refusal is counted by its code in `assetpipe_image_refusals_total`.
+struct VariantEndpoint: Sendable {
+    let context: ServerContext
+
+    func answer(_ incoming: IncomingRequest, target: VariantTarget) async throws -> Reply {
+        let service = context.configuration.images
+        let transform = target.transform
+        try AssetTarget.checkScheme(target.source)
+        let accepted: [OutputFormat]? = transform.format == .auto ? AcceptedImageFormats.parse(incoming.headers[.accept]) : nil
+        let sourceKey = CacheKeyMemo.shared.key(for: target.source)
+        let memoryKey = ServedVariant.memoryKey(sourceKey: sourceKey, transform: transform, accepted: accepted)
+        let hot = context.manager.object(ServedVariant.self, forKey: memoryKey, kind: .image)
+        if !incoming.hasCacheDirectives, let hot, hot.isFresh(at: context.now) {
+            context.metrics.recordVariantLookup("memory")
+            return hot.reply(to: incoming, now: context.now, cacheStatus: "memory")
+        }
+        var request = AssetRequest(url: try AssetRequest.location(target.source), kind: .image)
+        request.headers = ClientDirectives.cacheDirectives(of: incoming)
+        let response = try await context.load(request)
+        var options = ImageUtil.Options()
+        options.pixelBudget = service.maxSourcePixels
+        if let asked = try incoming.positiveInt("maxPixels") { options.pixelBudget = min(asked, service.maxSourcePixels) }
+        let named = try await context.images.variantRequest(source: response, transform: transform, accepting: accepted, options: options)
+        let stored = response.metadata?.http.map(StoredResponse.init)
+        let now = context.now
+        let cacheStatus = ServerContext.cacheStatus(of: response.outcome)
+        // the same source version as the served copy: its freshness renewed, nothing made
+        if let hot, hot.eTag == named.entityTag, let stored {
+            let refreshed = hot.refreshed(stored: stored, policy: context.policy, nodeName: context.configuration.nodeName)
+            context.manager.setObject(refreshed, forKey: memoryKey, kind: .image, cost: refreshed.cost)
+            context.metrics.recordVariantLookup("memory")
+            return refreshed.reply(to: incoming, now: now, cacheStatus: cacheStatus == "revalidated" ? "revalidated" : "memory")
+        }
+        let headers = stored?.headers ?? response.headers
+        let lastModified = headers["Last-Modified"]
+        // a client that holds this very variant needs no transform
+        let conditions = incoming.conditions
+        if !conditions.isEmpty, conditions.evaluate(eTag: named.entityTag, lastModified: lastModified, now: now) != .proceed {
+            var fields = HTTPFields()
+            fields[.eTag] = named.entityTag
+            fields[.lastModified] = lastModified
+            ServedVariant.setFreshnessFields(&fields, from: headers)
+            if named.dependsOnAcceptedFormats { fields[.vary] = "Accept" }
+            let outcome = conditions.evaluate(eTag: named.entityTag, lastModified: lastModified, now: now)
+            return .empty(outcome == .notModified ? .notModified : .preconditionFailed, fields: fields)
+        }
+        let variant = try await make(named, timeout: service.transformTimeout, retryAfter: service.retryAfterSeconds)
+        context.metrics.recordVariantLookup(variant.origin == .transformed ? "miss" : variant.origin.rawValue)
+        var fields = HTTPFields()
+        fields[.contentType] = variant.mediaType
+        fields[.eTag] = named.entityTag
+        fields[.lastModified] = lastModified
+        ServedVariant.setFreshnessFields(&fields, from: headers)
+        if named.dependsOnAcceptedFormats { fields[.vary] = "Accept" }
+        fields[.xImageWidth] = String(variant.width)
+        fields[.xImageHeight] = String(variant.height)
+        let body = ByteBuffer(bytes: variant.data)
+        let status = variant.origin == .transformed ? "miss" : variant.origin.rawValue
+        if let stored, variant.data.count <= context.configuration.memoryAssetLimit, !stored.cacheControl.noStore {
+            let served = ServedVariant(
+                body: body, fields: fields, eTag: named.entityTag, lastModified: lastModified, stored: stored,
+                policy: context.policy, nodeName: context.configuration.nodeName)
+            context.manager.setObject(served, forKey: memoryKey, kind: .image, cost: served.cost)
+            return served.reply(to: incoming, now: now, cacheStatus: status)
+        }
+        fields[.xCache] = status
+        if let stored { fields[.age] = String(Int(min(context.policy.currentAge(of: stored, now: now), Double(CacheControl.maximumDeltaSeconds)))) }
+        return ServedVariant.reply(to: incoming, fields: fields, body: body, eTag: named.entityTag, lastModified: lastModified, now: now)
+    }
+
+    /// The variant, made within `timeout`: 503 `transform_timeout` after it (the work goes on for
+    /// the others waiting, and for the cache).
+    private func make(_ named: VariantRequest, timeout: Duration, retryAfter: Int) async throws -> ImageVariant {
+        let images = context.images
+        do {
+            return try await Deadline.run(within: timeout) { try await images.variant(for: named) }
+        } catch let error as AssetServerError where error.shortDescription == "timeout" {
+            throw AssetServerError.transformTimeout(retryAfter: retryAfter)
+        }
+    }
+}
