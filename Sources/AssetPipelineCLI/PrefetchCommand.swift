@@ -1,4 +1,5 @@
 import ArgumentParser
+import AssetImaging
 import AssetLoading
 import AssetPipeline
 import AssetStorage
@@ -73,8 +74,24 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Flag(name: .customLong("keep-local"), help: "With --via, also keep what is fetched in the local cache (by default the tier is warmed and nothing is stored here).")
     var keepLocal = false
 
+    @Option(name: .customLong("variant"), help: ArgumentHelp(
+        "Also make this image variant of every image (repeatable): 'w=256,format=webp'. format=auto makes the AVIF, WebP and JPEG/PNG answers browsers get. With --via, the tier node makes and keeps it.",
+        valueName: "transform"))
+    var variants: [String] = []
+
     @OptionGroup var cache: CacheOptions
     @OptionGroup var tier: TierOptions
+
+    /// The parsed `--variant` transforms.
+    func variantTransforms() throws -> [ImageTransform] {
+        try variants.map { text in
+            do {
+                return try ImageTransform(parsing: text)
+            } catch let error as ImagingError {
+                throw ValidationError("--variant '\(text)': \(error.message)")
+            }
+        }
+    }
 
     func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
@@ -89,6 +106,7 @@ struct PrefetchCommand: AsyncParsableCommand {
             throw ValidationError("--validate needs --keep-local when warming a tier with --via")
         }
         if keepLocal, try tier.tier() == nil { throw ValidationError("--keep-local goes with --via") }
+        _ = try variantTransforms()
     }
 
     func run() async throws {
@@ -111,7 +129,8 @@ struct PrefetchCommand: AsyncParsableCommand {
             disk: .init(directory: cache.directory, maxBytes: .max, maxCount: .max), loader: loader))
         let prefetcher = Prefetcher(manager: manager, configuration: .init(
             concurrency: concurrency, perHost: perHost, rate: rate, strategy: CacheStrategy(name: strategy)!,
-            validate: validateItems, videoPrefix: videoPrefix, warmsTierOnly: warmsTierOnly))
+            validate: validateItems, videoPrefix: videoPrefix, warmsTierOnly: warmsTierOnly,
+            variants: try variantTransforms()))
         let writer = (report != nil || json) ? try PrefetchReportWriter() : nil
         let trap = SignalTrap { _ in prefetcher.stop() }
         let progress = quiet ? nil : PrefetchProgressPrinter(prefetcher: prefetcher, interval: progressInterval)
@@ -144,6 +163,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         text += ", \(summary.failed) failed"
         if summary.duplicates > 0 { text += ", \(summary.duplicates) duplicates skipped" }
         if summary.cancelled > 0 { text += ", \(summary.cancelled) cancelled" }
+        if summary.variants > 0 { text += ", \(summary.variants) variants" }
         if summary.storeFailures > 0 { text += ", \(summary.storeFailures) not stored: the disk cache refused them" }
         text += "), \(CLIOutput.bytes(summary.bytesDownloaded)) downloaded in "
         text += String(format: "%.2f s", summary.elapsedSeconds)

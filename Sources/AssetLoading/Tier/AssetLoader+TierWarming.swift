@@ -23,12 +23,24 @@ extension AssetLoader {
     ///
     /// Throws a ``LoaderError``: ``LoaderError/http(_:)`` for a status other than 200.
     public func warmTier(for location: URL, kind: AssetKind?) async throws -> TierWarming {
+        try await warmTier(for: location, kind: kind, imageQuery: nil, accept: nil)
+    }
+
+    /// Makes the tier node that owns `url` make and keep an image variant of it: a `GET` of the
+    /// tier's `/v1/image?url=U&<imageQuery>` sent with `accept` (the `Accept` field a client would
+    /// send, which picks the format of `format=auto`), body dropped.
+    public func warmTierVariant(for location: URL, imageQuery: String, accept: String?) async throws -> TierWarming {
+        try await warmTier(for: location, kind: .image, imageQuery: imageQuery, accept: accept)
+    }
+
+    private func warmTier(for location: URL, kind: AssetKind?, imageQuery: String?, accept: String?) async throws -> TierWarming {
         let url = location.absoluteString
         guard let tier = self.configuration.tier else {
             throw LoaderError.invalidURL.with(message: "no tier is configured to warm")
         }
-        var request = HTTPClientRequest(url: tier.assetURL(for: url, kind: kind))
+        var request = HTTPClientRequest(url: imageQuery.map { tier.imageURL(for: url, query: $0) } ?? tier.assetURL(for: url, kind: kind))
         request.method = .GET
+        if let accept { request.headers.add(name: "Accept", value: accept) }
         let deadline = NIODeadline.now() + Self.timeAmount(self.configuration.totalTimeout)
         do {
             let answer = try await self.send(request, deadline: deadline, followRedirects: false).response

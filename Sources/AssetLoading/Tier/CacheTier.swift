@@ -47,6 +47,12 @@ public struct CacheTier: Sendable, Hashable {
         return target
     }
 
+    /// The tier's image service URL for a variant of `url`: `/v1/image?url=U&<query>`, where `query`
+    /// is the transform's canonical pairs joined by `&`.
+    public func imageURL(for url: String, query: String) -> String {
+        "\(baseURL)/v1/image?url=\(Self.encode(url))" + (query.isEmpty ? "" : "&" + query)
+    }
+
     /// Whether `url` is the tier's own (never sent through the tier again).
     public func owns(_ url: String) -> Bool {
         url.hasPrefix(baseURL + "/")

@@ -86,6 +86,7 @@ public final class PrefetchReportWriter: Sendable {
         ]
         if let node = result.node { object["node"] = node }
         if let storeFailure = result.storeFailure { object["storeFailure"] = storeFailure }
+        if result.variants > 0 { object["variants"] = result.variants }
         if let failure = result.failure {
             object["error"] = ["code": failure.code, "message": failure.message]
         } else {
@@ -101,7 +102,7 @@ public final class PrefetchReportWriter: Sendable {
             "cached": summary.cached, "stale": summary.stale, "failed": summary.failed,
             "duplicates": summary.duplicates, "bytesDownloaded": summary.bytesDownloaded,
             "elapsedSeconds": (summary.elapsedSeconds * 1000).rounded() / 1000,
-            "interrupted": summary.interrupted, "cancelled": summary.cancelled, "storeFailures": summary.storeFailures,
+            "interrupted": summary.interrupted, "cancelled": summary.cancelled, "storeFailures": summary.storeFailures, "variants": summary.variants,
         ]
         if !summary.itemsPerNode.isEmpty { object["itemsPerNode"] = summary.itemsPerNode }
         return object

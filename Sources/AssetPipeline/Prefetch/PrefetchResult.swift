@@ -39,6 +39,8 @@ public struct PrefetchResult: Sendable, Equatable {
     /// Why a body that could have been stored is not: the disk cache refused it (full, read-only,
     /// gone). The item still succeeded with the origin's bytes; nil otherwise.
     public var storeFailure: String?
+    /// Image variants made (or warmed in the tier) for this item (``Prefetcher/Configuration/variants``).
+    public var variants = 0
 
     /// Creates a result; `node` is nil unless the item went through a tier.
     public init(

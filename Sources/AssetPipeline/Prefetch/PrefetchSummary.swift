@@ -25,6 +25,8 @@ public struct PrefetchSummary: Sendable, Equatable {
     /// Items downloaded whole whose body the disk cache could not keep (full, read-only, gone):
     /// they succeeded, uncached, and a rerun fetches them again.
     public var storeFailures = 0
+    /// Image variants made or warmed.
+    public var variants = 0
     /// Items each tier node answered (prefetches through a tier).
     public var itemsPerNode: [String: Int] = [:]
 
@@ -36,6 +38,7 @@ public struct PrefetchSummary: Sendable, Equatable {
         bytesDownloaded += result.bytesDownloaded
         if let node = result.node { itemsPerNode[node, default: 0] += 1 }
         if result.storeFailure != nil { storeFailures += 1 }
+        variants += result.variants
         switch result.outcome {
         case "downloaded": downloaded += 1
         case "revalidated": revalidated += 1

@@ -1,3 +1,4 @@
+import AssetImaging
 import AssetLoading
 
 extension Prefetcher {
@@ -27,6 +28,10 @@ extension Prefetcher {
         /// owns it fetches and keeps it) and nothing is stored here. Needs a tier in the loader's
         /// configuration; ``validate`` does not apply. Default false.
         public var warmsTierOnly: Bool
+        /// Image variants to make of every image (``ImageUtil/variant(for:transform:accepting:options:)``),
+        /// or, with ``warmsTierOnly``, to have the tier node make (`/v1/image`). A `format=auto`
+        /// variant is made for each answer a browser can get: AVIF, WebP and JPEG or PNG. Default none.
+        public var variants: [ImageTransform]
 
         /// Creates a configuration; every parameter defaults to the value documented on its property.
         public init(
@@ -37,8 +42,10 @@ extension Prefetcher {
             validate: Bool = false,
             videoPrefix: Int64? = nil,
             duplicateWindow: Int = 1_000_000,
-            warmsTierOnly: Bool = false
+            warmsTierOnly: Bool = false,
+            variants: [ImageTransform] = []
         ) {
+            self.variants = variants
             self.concurrency = concurrency
             self.perHost = perHost
             self.rate = rate

@@ -136,6 +136,19 @@ public final class Prefetcher: Sendable {
 
     /// Loads one URL, guesses its kind when the list did not name it, and validates it if asked.
     private func fetch(_ url: String, kind: AssetKind?, line: Int) async throws -> PrefetchResult {
+        var result = try await fetchSource(url, kind: kind, line: line)
+        guard !configuration.variants.isEmpty, result.failure == nil, result.kind == .image || (result.kind == nil && kind == nil) else {
+            return result
+        }
+        do {
+            result.variants = try await warmVariants(of: url)
+        } catch let error where !(error is CancellationError) {
+            result.failure = PrefetchResult.Failure(code: "variant_failed", message: "a variant could not be made: \(error)")
+        }
+        return result
+    }
+
+    private func fetchSource(_ url: String, kind: AssetKind?, line: Int) async throws -> PrefetchResult {
         if configuration.warmsTierOnly {
             return try await warmTier(url, kind: kind, line: line)
         }
