@@ -1,3 +1,4 @@
+import AssetImaging
 import AssetLoading
 import AssetPipeline
 import AssetStorage
@@ -112,6 +113,29 @@ struct TierTests {
                 #expect(manager.diskCache.statistics.entries == 0)
             }
             #expect((0..<5).allSatisfy { harness.origin.requestCount(path: "/w\($0).bin") == 1 })
+        }
+    }
+
+    @Test func prefetchWithVariantsHasTheTierNodeMakeThem() async throws {
+        try await ServerHarness.with({ configuration, _ in configuration.nodeName = "node-v" }) { harness in
+            harness.origin.setRoute("/p.jpg", .resource(TestResource(
+                content: .bytes(try ServerHarness.fixture("jpeg/libjpeg-turbo/testorig.jpg")), eTag: "\"p\"", headers: freshForAnHour)))
+            try await Self.withLocalManager(tier: try #require(CacheTier(url: URL(string: harness.base)!))) { manager in
+                let variants = [try ImageTransform(parsing: "w=32,format=webp"), try ImageTransform(parsing: "w=40")]
+                let prefetcher = Prefetcher(manager: manager, configuration: .init(warmsTierOnly: true, variants: variants))
+                let summary = await prefetcher.run([PrefetchItem(url: harness.origin.location("/p.jpg"), kind: .image)]) { _ in }
+                #expect(summary.failed == 0)
+                #expect(summary.variants == 4)
+                #expect(manager.diskCache.statistics.entries == 0)
+            }
+            // the node made them: asking it now is a memory hit, for each browser's answer
+            for (accept, query) in [(ImageServiceTests.chromeAccept, "&w=40"), ("image/webp", "&w=40"), ("*/*", "&w=40"), ("*/*", "&w=32&format=webp")] {
+                let answer = try await harness.send(harness.endpoint("image", originPath: "/p.jpg", query), headers: [("Accept", accept)])
+                #expect(answer.status == 200)
+                #expect(answer.header("X-Assetpipe-Cache") == "memory", "\(accept) \(query)")
+            }
+            #expect(try await ImageServiceTests.transformCount(harness) == 4)
+            #expect(harness.origin.requestCount(path: "/p.jpg") == 1)
         }
     }
 }
