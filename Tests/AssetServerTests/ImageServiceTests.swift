@@ -134,6 +134,29 @@ struct ImageServiceTests {
             .compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
     }
 
+    @Test func aLargeVariantOnDiskIsSentFromItsFile() async throws {
+        try await ServerHarness.with({ configuration, _ in configuration.memoryAssetLimit = 1_000 }) { harness in
+            try Self.serveJPEG(harness)
+            let target = harness.endpoint("image", originPath: "/photo.jpg", "&w=200&format=png")
+            let made = try await harness.send(target)
+            #expect(made.status == 200)
+            #expect(made.body.count > 1_000)
+            #expect(made.header("X-Assetpipe-Cache") == "miss")
+            // the util's memory copy answers next; without it, the derived entry on disk does
+            let memory = try await harness.send(target)
+            #expect(memory.header("X-Assetpipe-Cache") == "memory")
+            harness.manager.memoryCache(for: .image).removeAll()
+            let disk = try await harness.send(target)
+            #expect(disk.status == 200)
+            #expect(disk.header("X-Assetpipe-Cache") == "disk")
+            #expect(disk.body == made.body)
+            #expect(disk.header("ETag") == made.header("ETag"))
+            #expect(disk.header("Content-Type") == "image/png")
+            #expect(disk.header("X-Image-Width") == "200")
+            #expect(try await Self.transformCount(harness) == 1)
+        }
+    }
+
     @Test func aChangedSourceGivesANewVariant() async throws {
         try await ServerHarness.with { harness in
             harness.origin.setRoute("/c.jpg", .resource(TestResource(

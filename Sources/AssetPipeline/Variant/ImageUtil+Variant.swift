@@ -73,18 +73,23 @@ extension ImageUtil {
             sourceData: sourceData)
     }
 
+    /// The variant a ``VariantRequest`` names when the image memory cache holds it; nil otherwise
+    /// (nothing is loaded or made).
+    public func cachedVariant(for request: VariantRequest) -> ImageVariant? {
+        guard request.options.strategy != .networkOnly, var hit = variants.memory.object(ImageVariant.self, forKey: request.key) else {
+            return nil
+        }
+        hit.origin = .memory
+        return hit
+    }
+
     /// The variant a ``VariantRequest`` names: from memory, else from the disk cache, else made now
     /// (in a turn of the transform queue: ``Configuration/maxConcurrentTransforms``) and stored.
     /// - Throws: as ``variant(for:transform:accepting:options:)``, and `ImagingError.overloaded`
     ///   when the transform queue is full.
     public func variant(for request: VariantRequest) async throws -> ImageVariant {
-        let key = request.key
-        if request.options.strategy != .networkOnly, let hit = variants.memory.object(ImageVariant.self, forKey: key) {
-            var variant = hit
-            variant.origin = .memory
-            return variant
-        }
-        return try await variants.work.value(forKey: key) {
+        if let hit = cachedVariant(for: request) { return hit }
+        return try await variants.work.value(forKey: request.key) {
             try await self.makeVariant(request)
         }
     }

@@ -40,6 +40,12 @@ public enum VariantKey {
         "\(format.mediaType);w=\(width);h=\(height)"
     }
 
+    /// The format and size of a derived entry's stored content type (`image/webp;w=512;h=341`), or
+    /// nil when it is not one of ours.
+    public static func facts(ofContentType contentType: String) -> (format: OutputFormat, width: Int, height: Int)? {
+        parse(contentType: contentType)
+    }
+
     /// The format and size of a stored content type, or nil when it is not one of ours.
     static func parse(contentType: String) -> (format: OutputFormat, width: Int, height: Int)? {
         let parts = contentType.split(separator: ";")

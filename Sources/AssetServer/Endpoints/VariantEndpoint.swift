@@ -63,6 +63,12 @@ struct VariantEndpoint: Sendable {
             let outcome = conditions.evaluate(eTag: named.entityTag, lastModified: lastModified, now: now)
             return .empty(outcome == .notModified ? .notModified : .preconditionFailed, fields: fields)
         }
+        if context.images.cachedVariant(for: named) == nil,
+            let stored = try await storedLargeVariant(named, incoming: incoming, headers: headers, lastModified: lastModified, now: now)
+        {
+            context.metrics.recordVariantLookup("disk")
+            return stored
+        }
         let variant = try await make(named, timeout: service.transformTimeout, retryAfter: service.retryAfterSeconds)
         context.metrics.recordVariantLookup(variant.origin == .transformed ? "miss" : variant.origin.rawValue)
         var fields = HTTPFields()
@@ -85,6 +91,42 @@ struct VariantEndpoint: Sendable {
         fields[.xCache] = status
         if let stored { fields[.age] = String(Int(min(context.policy.currentAge(of: stored, now: now), Double(CacheControl.maximumDeltaSeconds)))) }
         return ServedVariant.reply(to: incoming, fields: fields, body: body, eTag: named.entityTag, lastModified: lastModified, now: now)
+    }
+
+    /// The reply from the disk cache's derived entry of a variant larger than the memory asset
+    /// limit, sent from its file with `sendfile` and never read into memory; nil when there is no
+    /// such entry (smaller variants are read once and answered from memory afterwards).
+    private func storedLargeVariant(
+        _ named: VariantRequest, incoming: IncomingRequest, headers: HeaderFields, lastModified: String?, now: Date
+    ) async throws -> Reply? {
+        let disk = context.manager.diskCache
+        let limit = Int64(context.configuration.memoryAssetLimit)
+        let key = named.key
+        guard let (file, contentType) = try await context.manager.runIO({ () -> (DiskCache.DataFile, String)? in
+            guard let metadata = try disk.metadata(forKey: key), metadata.size > limit, let contentType = metadata.contentType,
+                let file = try disk.openData(forKey: key), file.size == metadata.size
+            else { return nil }
+            return (file, contentType)
+        }), let facts = VariantKey.facts(ofContentType: contentType) else { return nil }
+        var fields = HTTPFields()
+        fields[.contentType] = facts.format.mediaType
+        fields[.eTag] = named.entityTag
+        fields[.lastModified] = lastModified
+        ServedVariant.setFreshnessFields(&fields, from: headers)
+        if named.dependsOnAcceptedFormats { fields[.vary] = "Accept" }
+        fields[.xImageWidth] = String(facts.width)
+        fields[.xImageHeight] = String(facts.height)
+        fields[.xCache] = "disk"
+        if let stored = named.source.metadata?.http.map(StoredResponse.init) {
+            fields[.age] = String(Int(min(context.policy.currentAge(of: stored, now: now), Double(CacheControl.maximumDeltaSeconds))))
+        }
+        let pump = incoming.pump
+        var reply = Reply(status: .ok, fields: fields, length: file.size, pump: pump) { writer in
+            let base = file.dataOffset
+            try await pump.sendFile(base..<(base + file.size), descriptor: { try file.duplicateDescriptor() }, to: &writer)
+        }
+        reply.cacheStatus = "disk"
+        return reply
     }
 
     /// The variant, made within `timeout`: 503 `transform_timeout` after it (the work goes on for
