@@ -118,8 +118,19 @@ extension AssetLoader {
         }
     }
 
+    /// Refuses a URL whose port is outside 1...65535 as ``LoaderError/invalidURL`` (the HTTP client
+    /// would trap converting it to a socket address): a list line, a query parameter or a
+    /// redirect's `Location` may name any number.
+    static func checkPort(of url: String) throws {
+        guard let port = URL(string: url)?.port else { return }
+        guard (1...65_535).contains(port) else {
+            throw LoaderError.invalidURL.with(message: "the port \(port) is not a TCP port (1 to 65535)")
+        }
+    }
+
     /// One exchange, no redirect followed, with the destination checked first under a policy.
     private func sendOnce(_ request: HTTPClientRequest, deadline: NIODeadline) async throws -> HTTPClientResponse {
+        try Self.checkPort(of: request.url)
         // the tier is the operator's own, not a destination a client chose
         guard let policy = self.configuration.destinationPolicy, self.configuration.tier?.owns(request.url) != true else {
             return try await self.clients.shared.execute(request, deadline: deadline, logger: self.logger)
