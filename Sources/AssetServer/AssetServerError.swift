@@ -120,12 +120,17 @@ public struct AssetServerError: Error, Sendable, CustomStringConvertible {
     }
     static func invalidPath(_ why: String) -> Self { Self(.invalidParameter, 400, "the image path \(why)") }
 
+    /// `message` cut to 300 characters: a refused value is echoed, but not a hostile megabyte of it.
+    static func clipped(_ message: String) -> String {
+        message.count <= 300 ? message : String(message.prefix(300)) + "..."
+    }
+
     /// The answer for an error of the image service: transforms, limits and sources.
     static func fromImaging(_ error: any Error, retryAfter: Int) -> AssetServerError {
         switch error {
         case let error as ImagingError:
             switch error {
-            case .invalidTransform: return Self(.invalidTransform, 400, error.message)
+            case .invalidTransform: return Self(.invalidTransform, 400, Self.clipped(error.message))
             case .outputTooLarge: return Self(.outputTooLarge, 400, error.message)
             case .unsupportedFormat: return Self(.unsupportedFormat, 415, error.message)
             case .overloaded: return .overloaded(retryAfter: retryAfter)

@@ -228,12 +228,16 @@ struct ImageServiceTests {
             let goodPath = try await harness.send(signedPath)
             #expect(goodPath.status == 200)
             #expect(goodPath.body == good.body)
-            // raw pixels stay open: they are not transforms
-            let raw = try await harness.send(harness.endpoint("image", originPath: "/photo.jpg"))
-            #expect(raw.status == 200)
+            // a signing server serves no unsigned raw pixels either
+            for raw in ["", "&format=ppm", "&W=10"] {
+                let answer = try await harness.send(harness.endpoint("image", originPath: "/photo.jpg", raw))
+                #expect(answer.status == 403, "\(raw)")
+                #expect(answer.errorCode == "signature_required")
+            }
+            #expect(harness.origin.requestCount(path: "/photo.jpg") == 1)
             let metrics = try await harness.send("/metrics").text
             #expect(metrics.contains("assetpipe_image_refusals_total{code=\"bad_signature\"} 4"))
-            #expect(metrics.contains("assetpipe_image_refusals_total{code=\"signature_required\"} 2"))
+            #expect(metrics.contains("assetpipe_image_refusals_total{code=\"signature_required\"} 5"))
         }
     }
 
@@ -343,6 +347,36 @@ struct ImageServiceTests {
             #expect(first.status == 503)
             #expect(first.errorCode == "transform_timeout")
             #expect(first.header("Retry-After") == "1")
+        }
+    }
+
+    @Test func sourcesWithImpossiblePortsAreInvalidURLsNotACrash() async throws {
+        try await ServerHarness.with { harness in
+            harness.origin.setRoute("/to-bad-port", .response(TestResponse(status: 302, headers: [("Location", "http://127.0.0.1:99999/x.jpg")])))
+            for source in ["http://127.0.0.1:99999/x", "http://127.0.0.1:70000/x", "http://127.0.0.1:0/x", harness.origin.url("/to-bad-port")] {
+                for query in ["/v1/asset?url=\(ServerHarness.encode(source))", "/v1/image?url=\(ServerHarness.encode(source))&w=10"] {
+                    let answer = try await harness.send(query)
+                    #expect(answer.status == 400, "\(query)")
+                    #expect(answer.errorCode == "invalid_url", "\(query)")
+                }
+            }
+            let alive = try await harness.send("/healthz")
+            #expect(alive.status == 200)
+        }
+    }
+
+    @Test func aRequestThatIsNotHTTPGetsAJSONError() async throws {
+        try await ServerHarness.with { harness in
+            for head in ["GET /v1/image/\u{2211} HTTP/1.1\r\nHost: x\r\n\r\n", "GET /v1/image?w=\(String(repeating: "9", count: 40_000)) HTTP/1.1\r\nHost: x\r\n\r\n"] {
+                let connection = try RawConnection(port: harness.port)
+                try connection.send(head)
+                let text = String(decoding: connection.readAll(timeout: 10), as: UTF8.self)
+                #expect(text.hasPrefix("HTTP/1.1 400"))
+                #expect(text.lowercased().contains("content-type: application/json"))
+                let body = try #require(text.components(separatedBy: "\r\n\r\n").last)
+                let json = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+                #expect((json?["error"] as? [String: Any])?["code"] as? String == "bad_request")
+            }
         }
     }
 

@@ -55,6 +55,21 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// The bytes read until the peer closes the connection or `timeout` passes.
+    func readAll(timeout: Double) -> [UInt8] {
+        var received: [UInt8] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while Date() < deadline {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 100) <= 0 { continue }
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            received += buffer[0..<n]
+        }
+        return received
+    }
+
     /// Reads until the peer closes the connection or `timeout` passes; returns the bytes read and
     /// whether the peer closed.
     func readUntilClosed(timeout: Double) -> (bytes: Int, closed: Bool) {

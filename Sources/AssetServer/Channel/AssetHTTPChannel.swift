@@ -11,7 +11,8 @@ import NIOHTTPTypesHTTP1
 /// shutdown) with two handlers of ours: a ``FileRegionBridge`` below the HTTPTypes codec, so that
 /// files go out with `sendfile`, and a ``HotPathHandler`` after the state handler, so that a fresh
 /// in-memory answer is written from the event loop without a hop to Swift's cooperative pool; every
-/// other request goes on to the responder as it does in `HTTP1Channel`.
+/// other request goes on to the responder as it does in `HTTP1Channel`; and a ``ParseErrorBody``, so
+/// that a request that does not parse gets a JSON error like any other refusal.
 struct AssetHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -34,6 +35,7 @@ struct AssetHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: idleTimeout.map { .nanoseconds($0.nanoseconds) }, logger: logger))
             try pipeline.addHandler(HotPathHandler(hotPath: hotPath))
+            try pipeline.addHandler(ParseErrorBody())
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }
     }

@@ -1,4 +1,5 @@
 import AssetCodecs
+import AssetLoading
 import AssetPipeline
 import Foundation
 import HTTPTypes
@@ -10,7 +11,8 @@ import NIOCore
 /// `GET|HEAD /v1/image?url=U[&maxDimension=N][&maxPixels=N][&format=pam|ppm|rgba]`: the decoded
 /// bitmap through ``ImageUtil`` (memoized; one decode for concurrent requests), as netpbm PAM
 /// (RGBA, the default), PPM (RGB) or raw RGBA rows, with `X-Image-Width`, `X-Image-Height` and
-/// `X-Image-Channels`. Bytes that do not decode are a 422 with the codec's error code.
+/// `X-Image-Channels`. Bytes that do not decode are a 422 with the codec's error code. A server
+/// with a signing key serves no raw pixels (403 `signature_required`): only signed variants.
 struct ImageEndpoint: Sendable {
     let context: ServerContext
 
@@ -31,6 +33,21 @@ struct ImageEndpoint: Sendable {
                 throw failure
             }
         }
+        if context.configuration.images.signer != nil {
+            // a signing server makes signed variants only: raw pixels would let anyone have any
+            // allowed source fetched and decoded
+            context.metrics.recordRefusal(code: AssetServerError.signatureRequired.shortDescription)
+            throw AssetServerError.signatureRequired
+        }
+        do {
+            return try await rawPixels(incoming)
+        } catch let error as LoaderError where error == .tooLarge {
+            throw AssetServerError.fromImaging(error, retryAfter: context.configuration.images.retryAfterSeconds)
+        }
+    }
+
+    /// The decoded bitmap as PAM, PPM or raw RGBA.
+    private func rawPixels(_ incoming: IncomingRequest) async throws -> Reply {
         let asset = try AssetTarget(incoming)
         let format = try PixelFileFormat(parameter: incoming.parameter("format"))
         var options = ImageUtil.Options()

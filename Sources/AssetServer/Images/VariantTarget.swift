@@ -35,8 +35,9 @@ struct VariantTarget: Sendable {
     /// Whether query items ask for a variant.
     static func isVariantQuery(_ query: [(name: String, value: String)]) -> Bool {
         query.contains { item in
-            if transformKeys.contains(item.name) { return true }
-            if item.name == "format" || item.name == "f" { return !rawFormats.contains(item.value.lowercased()) }
+            let name = item.name.lowercased()
+            if transformKeys.contains(name) { return true }
+            if name == "format" || name == "f" { return !rawFormats.contains(item.value.lowercased()) }
             return false
         }
     }
