@@ -14,6 +14,29 @@ struct ImageVariantTests {
     static let rotatedPath = "imaging/orientation-6.jpg"  // stored 144 x 224, shown 224 x 144
     static let alphaPath = "png/pngsuite/basn6a08.png"  // 32 x 32 RGBA
 
+    @Test func aSourceEntryDroppedBetweenNamingAndMakingIsLoadedAgain() async throws {
+        let jpeg = try UtilTestSupport.fixture(Self.jpegPath)
+        try await withTestOrigin { origin in
+            origin.setRoute("/d.jpg", .resource(TestResource(content: .bytes(jpeg), eTag: "\"d\"", headers: freshForAnHour)))
+            try await UtilTestSupport.withManager { manager in
+                let util = ImageUtil(manager: manager)
+                let url = try #require(URL(string: origin.url("/d.jpg")))
+                let named = try await util.variantRequest(for: url, transform: try ImageTransform(parsing: "w=50,format=png"))
+                // what a concurrent transform of another size does when the bytes are bad: drops the entry
+                _ = try manager.diskCache.remove(key: named.source.cacheKey)
+                let variant = try await util.variant(for: named)
+                #expect(variant.origin == .transformed)
+                #expect(variant.width == 50)
+                #expect(origin.requestCount(path: "/d.jpg") == 2)
+                // a source that changed meanwhile is not made under the old version's key
+                let stale = try await util.variantRequest(for: url, transform: try ImageTransform(parsing: "w=51,format=png"))
+                _ = try manager.diskCache.remove(key: stale.source.cacheKey)
+                origin.setRoute("/d.jpg", .resource(TestResource(content: .bytes(jpeg), eTag: "\"e\"", headers: freshForAnHour)))
+                await #expect(throws: LoaderError.notCached) { try await util.variant(for: stale) }
+            }
+        }
+    }
+
     @Test func aVariantIsMadeOnceThenAnsweredFromMemoryThenFromDisk() async throws {
         let jpeg = try UtilTestSupport.fixture(Self.rotatedPath)
         try await withTestOrigin { origin in

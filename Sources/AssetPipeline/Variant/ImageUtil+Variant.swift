@@ -122,7 +122,21 @@ extension ImageUtil {
             return variant
         }
         let data: Data
-        if let sourceData = request.sourceData { data = sourceData } else { data = try await manager.loader.data(for: response) }
+        if let sourceData = request.sourceData {
+            data = sourceData
+        } else {
+            do {
+                data = try await manager.loader.data(for: response)
+            } catch let error as LoaderError where error == .notCached {
+                // The entry went away since the load (another transform of it found the bytes bad
+                // and dropped them, or the disk cache evicted it): load the source again, and go on
+                // only if it is the same version the key names.
+                let again = try await manager.load(AssetRequest(
+                    url: try AssetRequest.location(response.url), kind: .image, cacheKey: options.cacheKey, strategy: options.strategy))
+                guard VariantKey.validator(of: again) == validator else { throw error }
+                data = try await manager.loader.data(for: again)
+            }
+        }
         let encoded: EncodedImage
         do {
             let start = ContinuousClock.now
