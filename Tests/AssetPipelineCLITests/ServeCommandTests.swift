@@ -72,6 +72,58 @@ struct ServeCommandTests {
         #expect(await command.wait().status == 0)
     }
 
+    @Test func signedImageURLsFromSignAreWhatServeChecks() async throws {
+        let dir = try CLIFixtures.temporaryDirectory("serve-sign")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let keyFile = dir.appendingPathComponent("key")
+        try Data("0123456789abcdef-cli-key\n".utf8).write(to: keyFile)
+        let jpeg = try CLIFixtures.bytes("jpeg/libjpeg-turbo/testorig.jpg")
+        try await withTestOrigin { origin in
+            origin.setRoute("/s.jpg", .resource(TestResource(content: .bytes(jpeg), eTag: "\"s\"", headers: [("Cache-Control", "max-age=60")])))
+            var environment = ProcessInfo.processInfo.environment
+            environment["ASSETPIPE_SIGNING_KEY_FILE"] = keyFile.path
+            environment["ASSETPIPE_SIGNING_SALT"] = "salty"
+            environment["ASSETPIPE_PRESETS"] = "thumb=w:48,h:48,fit:cover"
+            let command = try RunningCommand(
+                ["serve", "--port", "0", "--cache-dir", dir.appendingPathComponent("cache").path, "--allow-private"], environment: environment)
+            let port = try await Self.port(of: command)
+            let base = "http://127.0.0.1:\(port)"
+            let signed = try await assetpipeAsync([
+                "sign", "--key-file", keyFile.path, "--salt", "salty", "--transform", "w=40,format=webp", "--base", base, "--json",
+                origin.url("/s.jpg"),
+            ])
+            #expect(signed.status == 0, "\(signed.stderr)")
+            let json = try jsonObject(signed.stdout)
+            let query = try #require(json["query"] as? String)
+            let path = try #require(json["path"] as? String)
+            #expect(path.hasSuffix(".webp"))
+            for url in [query, path] {
+                let answer = try await Self.get(url, client: HTTPClient.shared)
+                #expect(answer.status == 200, "\(url)")
+                #expect(answer.body.starts(with: Array("RIFF".utf8)))
+            }
+            let unsigned = try await Self.get("\(base)/v1/image?url=\(origin.url("/s.jpg"))&w=40&format=webp", client: HTTPClient.shared)
+            #expect(unsigned.status == 403)
+            let wrongSalt = try await assetpipeAsync([
+                "sign", "--key-file", keyFile.path, "--transform", "w=40,format=webp", "--base", base, origin.url("/s.jpg"),
+            ])
+            let wrongURL = String(try #require(wrongSalt.stdout.split(separator: "\n").first))
+            #expect(try await Self.get(wrongURL, client: HTTPClient.shared).status == 403)
+            let preset = try await assetpipeAsync([
+                "sign", "--key-file", keyFile.path, "--salt", "salty", "--transform", "w=48,h=48,fit=cover,format=png", "--base", base,
+                origin.url("/s.jpg"),
+            ])
+            let presetURL = String(try #require(preset.stdout.split(separator: "\n").first))
+            #expect(try await Self.get(presetURL, client: HTTPClient.shared).status == 200)
+            command.send(SIGINT)
+            let finished = await command.wait()
+            #expect(finished.status == 0)
+            #expect(!finished.stderr.contains("image transforms are open"))
+        }
+        #expect(try await assetpipeAsync(["sign", "--key-file", keyFile.path, "--transform", "w=0", "http://x.org/a.jpg"]).status == 2)
+        #expect(try await assetpipeAsync(["sign", "--key-file", keyFile.path, "ftp://x.org/a.jpg"]).status == 2)
+    }
+
     @Test func commandsFetchThroughAServeNodeWithVia() async throws {
         let dir = try CLIFixtures.temporaryDirectory("serve-via")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -123,6 +175,9 @@ struct ServeCommandTests {
             ["serve", "--port", "70000"], ["serve", "--origin", "ftp://example.org"], ["serve", "--origin", "http://example.org/path"],
             ["serve", "--allow-host", "a*b.org"], ["serve", "--request-timeout", "0"], ["serve", "--admin-token-file", "/nonexistent/token"],
             ["serve", "--log-level", "loud"], ["serve", "--frobnicate"],
+            ["serve", "--preset", "thumb"], ["serve", "--preset", "thumb=w:0"], ["serve", "--presets-only"],
+            ["serve", "--signing-key-file", "/nonexistent/key"], ["serve", "--signing-salt", "s"], ["serve", "--max-transforms", "0"],
+            ["serve", "--transform-timeout", "-1"], ["serve", "--max-output-pixels", "0"],
         ] {
             let result = try await assetpipeAsync(arguments)
             #expect(result.status == 2, "\(arguments)")
