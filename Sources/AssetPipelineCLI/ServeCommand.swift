@@ -89,6 +89,11 @@ struct ServeCommand: AsyncParsableCommand {
         "Assets larger than this are served through the chunk store, like video (default 67108864).", valueName: "bytes"))
     var largeAssetThreshold: Int64?
 
+    @Option(name: .customLong("read-ahead-chunks"), help: ArgumentHelp(
+        "For a client range to the end (bytes=N-, as players send): chunks fetched past the client's position per origin request (default 2).",
+        valueName: "n"))
+    var readAheadChunks: Int?
+
     @Option(name: .customLong("memory-asset-limit"), help: ArgumentHelp(
         "The largest body kept in memory for hot hits (default 1048576).", valueName: "bytes"))
     var memoryAssetLimit: Int?

@@ -53,6 +53,10 @@ struct ServeSettings {
         if let threshold = try Self.positive((command.largeAssetThreshold ?? env.int64("ASSETPIPE_LARGE_ASSET_THRESHOLD")).map(Int.init), "--large-asset-threshold") {
             server.largeAssetThreshold = Int64(threshold)
         }
+        if let chunks = try command.readAheadChunks ?? env.int("ASSETPIPE_READ_AHEAD_CHUNKS") {
+            guard chunks >= 0 else { throw ValidationError("--read-ahead-chunks must be 0 or more") }
+            server.readAheadChunks = chunks
+        }
         server.memoryAssetLimit = try Self.positive(command.memoryAssetLimit ?? env.int("ASSETPIPE_MEMORY_ASSET_LIMIT"), "--memory-asset-limit") ?? server.memoryAssetLimit
         server.maxPrefetchJobs = try Self.positive(command.maxPrefetchJobs ?? env.int("ASSETPIPE_MAX_PREFETCH_JOBS"), "--max-prefetch-jobs") ?? server.maxPrefetchJobs
         server.nodeName = command.nodeName ?? env.string("ASSETPIPE_NODE_NAME") ?? server.nodeName

@@ -26,7 +26,9 @@ struct VideoHarness {
     }
 
     /// Starts the origin and opens a manager whose chunk store cuts `chunkSize` chunks under `budget`.
-    static func start(chunkSize: Int = 64 << 10, budget: Int64 = 1 << 30, maxChunksPerRequest: Int = 64) async throws -> VideoHarness {
+    static func start(
+        chunkSize: Int = 64 << 10, budget: Int64 = 1 << 30, maxChunksPerRequest: Int = 64, readAheadChunks: Int = 2
+    ) async throws -> VideoHarness {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("assetpipe-video-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = AssetsManager.Configuration(directory: directory)
@@ -34,7 +36,7 @@ struct VideoHarness {
         configuration.chunks.maxBytes = budget
         let manager = try await AssetsManager.open(configuration: configuration)
         let origin = try await TestOrigin.start()
-        let video = VideoUtil(manager: manager, configuration: .init(maxChunksPerRequest: maxChunksPerRequest))
+        let video = VideoUtil(manager: manager, configuration: .init(maxChunksPerRequest: maxChunksPerRequest, readAheadChunks: readAheadChunks))
         return VideoHarness(origin: origin, manager: manager, video: video, directory: directory)
     }
 

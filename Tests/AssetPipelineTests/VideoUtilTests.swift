@@ -176,7 +176,59 @@ struct VideoUtilTests {
         #expect(total == file.count - 12_345)
         #expect(VideoHarness.sha256(hasher) == VideoHarness.sha256(file[12_345...]))
         #expect(stream.statistics.bytes == Int64(total))
-        #expect(stream.statistics.originRequests == 1)
+        // a read to the end asks for its chunk and two more at a time (readAheadChunks)
+        let chunks = (file.count - 1) / Self.chunk - 12_345 / Self.chunk + 1
+        #expect(stream.statistics.originRequests == (chunks + 2) / 3)
+        try await h.stop()
+    }
+
+    @Test func aReadToTheEndFetchesAWindowAndKeepsTheChunkItWasCutIn() async throws {
+        let file = try VideoHarness.fixture(Self.mp4)
+        let h = try await VideoHarness.start(chunkSize: Self.chunk)
+        let served = h.serve("/p.mp4", resource(file))
+        let url = h.url("/p.mp4")
+        let start = 5 * Self.chunk, window = 3 * Self.chunk
+        let slice = Array(file[start..<(start + window)])
+        // the window's body comes in 48 KiB pieces, so a reader that leaves after one chunk leaves
+        // the next one half-arrived
+        served.override { request in
+            guard request.header("Range") == "bytes=\(start)-\(start + window - 1)" else { return nil }
+            let pieces = stride(from: 0, to: slice.count, by: 48 << 10).map { Array(slice[$0..<min($0 + (48 << 10), slice.count)]) }
+            return TestResponse(
+                status: 206,
+                headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=3600"),
+                          ("Content-Range", "bytes \(start)-\(start + window - 1)/\(file.count)")],
+                body: .slow(chunks: pieces, delay: .milliseconds(40)))
+        }
+        do {
+            // a player: `bytes=N-`, reads a chunk, then leaves
+            let stream = h.video.stream(for: url, range: .from(Int64(start)))
+            for try await piece in stream {
+                #expect(piece.count == Self.chunk)
+                break
+            }
+        }
+        // one request, for the chunk and two more (readAheadChunks)
+        #expect(served.requests.map { $0.header("Range") } == ["bytes=\(start)-\(start + window - 1)"])
+        // the chunk it was cut in is finished and stored in the background; the one after is not
+        let key = try #require(try await h.video.cachedRecord(for: url)).key
+        var waited = 0
+        while try h.manager.chunkStore.record(forKey: key)?.contains(chunk: 6) != true, waited < 1_000 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
+        let record = try #require(try h.manager.chunkStore.record(forKey: key))
+        #expect(record.contains(chunk: 5) && record.contains(chunk: 6))
+        #expect(!record.contains(chunk: 7))
+        served.override(nil)
+        // the same jump again costs the origin nothing for what was kept
+        let again = try await h.video.read(for: url, byteRange: .bounded(Int64(start)..<Int64(start + 2 * Self.chunk)))
+        #expect(again.data == Data(file[start..<(start + 2 * Self.chunk)]))
+        #expect(served.requestCount == 1)
+        // a read that names its end still goes out as one request
+        let named = try await h.video.read(for: url, byteRange: .bounded(Int64(20 * Self.chunk)..<Int64(30 * Self.chunk)))
+        #expect(named.data == Data(file[(20 * Self.chunk)..<(30 * Self.chunk)]))
+        #expect(served.requestCount == 2)
         try await h.stop()
     }
 

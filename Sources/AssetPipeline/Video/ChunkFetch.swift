@@ -8,7 +8,10 @@ import NIOCore
 /// chunk, each whole chunk is stored (when the version may be stored) and handed to the readers
 /// waiting for it. Chunks before the one asked for (a 200 read from the start) are stored as
 /// they pass; nothing is read past the run's last chunk.
-final class ChunkFetch {
+///
+/// Used by one task at a time: the read's, or, once the read let go of it, the task that
+/// finishes the chunk it was cut in (``finishCurrentChunkAndClose()``); hence `@unchecked Sendable`.
+final class ChunkFetch: @unchecked Sendable {
     /// What the next ``deliver(chunk:)`` found.
     enum Outcome {
         case chunk(ChunkDelivery)
@@ -30,7 +33,7 @@ final class ChunkFetch {
     private var pending = Data()
     private var claims: [Int: ChunkSignal]
     /// The fetch stops after chunk `runEnd - 1`.
-    let runEnd: Int
+    private(set) var runEnd: Int
     private let statistics: StatisticsBox
     /// When the exchange must be over, body included (the loader's total timeout): checked as each
     /// piece arrives, so a body that trickles in stops there.
@@ -138,6 +141,30 @@ final class ChunkFetch {
             util.inFlight.finish(key: key, index: index, signal: signal, .success(delivery))
         }
         return delivery
+    }
+
+    /// The read let go in the middle of a chunk (its client left): the chunks whose bytes have
+    /// come are finished (the last one read to its end) and stored in the background, so that what
+    /// came costs nothing the next time, and the body stops there; readers waiting for later chunks
+    /// are told at once and fetch them themselves. Between chunks it just closes: nothing more is
+    /// read from the origin.
+    func finishCurrentChunkAndClose() {
+        guard iterator != nil, !pending.isEmpty else {
+            close()
+            return
+        }
+        // the chunk that holds the last byte that came: every chunk up to it is stored
+        let last = currentChunk + (pending.count - 1) / chunkSize
+        runEnd = min(runEnd, last + 1)
+        let later = claims.filter { $0.key > last }
+        for index in later.keys { claims.removeValue(forKey: index) }
+        for (index, signal) in later {
+            util.inFlight.finish(key: key, index: index, signal: signal, .failure(VideoError(.network, "the fetch of \(key) stopped before this chunk")))
+        }
+        Task {
+            _ = try? await self.deliver(chunk: last)
+            self.close()
+        }
     }
 
     /// Stops reading the body (the connection is closed when the body was not finished).

@@ -43,7 +43,8 @@ final class VideoReadSession {
         self.chunkSize = util.store.configuration.chunkSize
     }
 
-    deinit { fetch?.abandon(with: CancellationError()) }
+    /// A read dropped before its end (its client left) keeps the chunk it was cut in.
+    deinit { fetch?.finishCurrentChunkAndClose() }
 
     /// The next buffer of the range, or nil at its end.
     func next() async throws -> Data? {

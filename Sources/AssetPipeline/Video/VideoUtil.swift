@@ -38,15 +38,23 @@ import Logging
 public final class VideoUtil: Sendable {
     /// How reads fetch.
     public struct Configuration: Sendable {
-        /// The most chunks one request asks for; longer runs of missing chunks take several.
-        /// Default: 64 (64 MiB at the default chunk size).
+        /// The most chunks one request asks for when the read names its end (`bounded`, `suffix`);
+        /// longer runs of missing chunks take several. Default: 64 (64 MiB at the default chunk
+        /// size).
         public var maxChunksPerRequest: Int
+        /// For a read that runs to the end (`from`, what a player's `Range: bytes=N-` becomes): each
+        /// request asks for the chunk at the read's position and at most this many after it, and the
+        /// next request goes out when the read gets there. A player that jumps elsewhere after a few
+        /// hundred kilobytes then costs the origin at most this many chunks more than it read, as
+        /// nginx's `slice` costs one slice. Default: 2.
+        public var readAheadChunks: Int
         /// Header fields sent with every request (authorization, a user agent). Default: none.
         public var requestHeaders: [(String, String)]
 
-        /// Creates a configuration; both parameters default to the values documented on their properties.
-        public init(maxChunksPerRequest: Int = 64, requestHeaders: [(String, String)] = []) {
+        /// Creates a configuration; every parameter defaults to the value documented on its property.
+        public init(maxChunksPerRequest: Int = 64, readAheadChunks: Int = 2, requestHeaders: [(String, String)] = []) {
             self.maxChunksPerRequest = maxChunksPerRequest
+            self.readAheadChunks = readAheadChunks
             self.requestHeaders = requestHeaders
         }
     }

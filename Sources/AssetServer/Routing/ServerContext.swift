@@ -34,7 +34,7 @@ final class ServerContext: Sendable {
         }
         self.images = ImageUtil(manager: manager, configuration: images)
         self.lottie = LottieUtil(manager: manager)
-        self.video = VideoUtil(manager: manager, logger: logger)
+        self.video = VideoUtil(manager: manager, configuration: .init(readAheadChunks: configuration.readAheadChunks), logger: logger)
         self.jobs = PrefetchJobs(manager: manager, configuration: configuration, logger: logger)
         self.policy = FreshnessPolicy(configuration: manager.configuration.loader.freshness)
         self.origin = configuration.origin.flatMap(OriginURL.init)
