@@ -22,13 +22,8 @@ final class ServedAsset: Sendable {
     let hotProxiedFields: HTTPFields
     let eTag: String?
     let lastModified: String?
-    /// The freshness lifetime in seconds, and whether the response forbids use without validation.
-    let lifetime: Double
-    let alwaysValidate: Bool
-    /// `corrected_initial_age` and `response_time` of RFC 9111 4.2.3: the age at `now` is their
-    /// sum with the time spent here.
-    let correctedInitialAge: Double
-    let responseTime: Date
+    /// When it stops being fresh.
+    let freshness: HotFreshness
 
     init(metadata: CacheMetadata, stored: StoredResponse, body: ByteBuffer, policy: FreshnessPolicy, nodeName: String) {
         self.checksum = metadata.checksum
@@ -50,11 +45,7 @@ final class ServedAsset: Sendable {
         self.hotProxiedFields = hot(proxiedFields, via: true)
         self.eTag = stored.eTag
         self.lastModified = stored.headers["Last-Modified"]
-        let cacheControl = stored.cacheControl
-        self.lifetime = policy.freshnessLifetime(of: stored)
-        self.alwaysValidate = cacheControl.noCache
-        self.responseTime = stored.responseTime
-        self.correctedInitialAge = policy.currentAge(of: stored, now: stored.responseTime)
+        self.freshness = HotFreshness(stored: stored, policy: policy)
     }
 
     /// The memory-cache key of a cache key's served body (apart from the decoded objects the utils
@@ -62,10 +53,10 @@ final class ServedAsset: Sendable {
     static func memoryKey(for cacheKey: String) -> String { cacheKey + "\u{1F}served" }
 
     /// The current age in seconds.
-    func age(at now: Date) -> Double { correctedInitialAge + max(0, now.timeIntervalSince(responseTime)) }
+    func age(at now: Date) -> Double { freshness.age(at: now) }
 
     /// Whether it may answer a request without request directives at `now`.
-    func isFresh(at now: Date) -> Bool { !alwaysValidate && lifetime > age(at: now) }
+    func isFresh(at now: Date) -> Bool { freshness.isFresh(at: now) }
 
     /// The representation it answers with.
     func representation(proxied: Bool, now: Date, cacheStatus: String) -> Representation {

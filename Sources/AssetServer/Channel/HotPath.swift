@@ -39,7 +39,7 @@ struct HotPath: Sendable {
         guard hot.isFresh(at: now), hot.status == 200 || named.proxied else { return nil }
         if named.proxied && request.headerFields[.authorization] != nil { return nil }
         var fields = named.proxied ? hot.hotProxiedFields : hot.hotAssetFields
-        fields[.age] = String(Int(min(hot.age(at: now), Double(CacheControl.maximumDeltaSeconds))))
+        fields[.age] = hot.freshness.ageField(at: now)
         let headOnly = request.method == .head
         let length = hot.body.readableBytes
         let metrics = context.metrics
@@ -61,7 +61,7 @@ struct HotPath: Sendable {
         let now = context.now
         guard hot.isFresh(at: now) else { return nil }
         var fields = hot.hotFields
-        fields[.age] = String(Int(min(hot.age(at: now), Double(CacheControl.maximumDeltaSeconds))))
+        fields[.age] = hot.freshness.ageField(at: now)
         let headOnly = request.method == .head
         let length = hot.body.readableBytes
         let metrics = context.metrics

@@ -55,11 +55,7 @@ struct VariantEndpoint: Sendable {
         // a client that holds this very variant needs no transform
         let conditions = incoming.conditions
         if !conditions.isEmpty, conditions.evaluate(eTag: named.entityTag, lastModified: lastModified, now: now) != .proceed {
-            var fields = HTTPFields()
-            fields[.eTag] = named.entityTag
-            fields[.lastModified] = lastModified
-            ServedVariant.setFreshnessFields(&fields, from: headers)
-            if named.dependsOnAcceptedFormats { fields[.vary] = "Accept" }
+            let fields = Self.fields(of: named, image: nil, headers: headers)
             let outcome = conditions.evaluate(eTag: named.entityTag, lastModified: lastModified, now: now)
             return .empty(outcome == .notModified ? .notModified : .preconditionFailed, fields: fields)
         }
@@ -71,14 +67,7 @@ struct VariantEndpoint: Sendable {
         }
         let variant = try await make(named, timeout: service.transformTimeout, retryAfter: service.retryAfterSeconds)
         context.metrics.recordVariantLookup(variant.origin == .transformed ? "miss" : variant.origin.rawValue)
-        var fields = HTTPFields()
-        fields[.contentType] = variant.mediaType
-        fields[.eTag] = named.entityTag
-        fields[.lastModified] = lastModified
-        ServedVariant.setFreshnessFields(&fields, from: headers)
-        if named.dependsOnAcceptedFormats { fields[.vary] = "Accept" }
-        fields[.xImageWidth] = String(variant.width)
-        fields[.xImageHeight] = String(variant.height)
+        var fields = Self.fields(of: named, image: (variant.format, variant.width, variant.height), headers: headers)
         let body = ByteBuffer(bytes: variant.data)
         let status = variant.origin == .transformed ? "miss" : variant.origin.rawValue
         if let stored, variant.data.count <= context.configuration.memoryAssetLimit, !stored.cacheControl.noStore {
@@ -89,7 +78,7 @@ struct VariantEndpoint: Sendable {
             return served.reply(to: incoming, now: now, cacheStatus: status)
         }
         fields[.xCache] = status
-        if let stored { fields[.age] = String(Int(min(context.policy.currentAge(of: stored, now: now), Double(CacheControl.maximumDeltaSeconds)))) }
+        if let stored { fields[.age] = HotFreshness(stored: stored, policy: context.policy).ageField(at: now) }
         return ServedVariant.reply(to: incoming, fields: fields, body: body, eTag: named.entityTag, lastModified: lastModified, now: now)
     }
 
@@ -108,17 +97,10 @@ struct VariantEndpoint: Sendable {
             else { return nil }
             return (file, contentType)
         }), let facts = VariantKey.facts(ofContentType: contentType) else { return nil }
-        var fields = HTTPFields()
-        fields[.contentType] = facts.format.mediaType
-        fields[.eTag] = named.entityTag
-        fields[.lastModified] = lastModified
-        ServedVariant.setFreshnessFields(&fields, from: headers)
-        if named.dependsOnAcceptedFormats { fields[.vary] = "Accept" }
-        fields[.xImageWidth] = String(facts.width)
-        fields[.xImageHeight] = String(facts.height)
+        var fields = Self.fields(of: named, image: facts, headers: headers)
         fields[.xCache] = "disk"
         if let stored = named.source.metadata?.http.map(StoredResponse.init) {
-            fields[.age] = String(Int(min(context.policy.currentAge(of: stored, now: now), Double(CacheControl.maximumDeltaSeconds))))
+            fields[.age] = HotFreshness(stored: stored, policy: context.policy).ageField(at: now)
         }
         let pump = incoming.pump
         var reply = Reply(status: .ok, fields: fields, length: file.size, pump: pump) { writer in
@@ -127,6 +109,24 @@ struct VariantEndpoint: Sendable {
         }
         reply.cacheStatus = "disk"
         return reply
+    }
+
+    /// The fields of a variant's answer: its validators and freshness (the source's), `Vary` for
+    /// `format=auto`, and with `image` its type and size (a 304 has none of those).
+    static func fields(
+        of named: VariantRequest, image: (format: OutputFormat, width: Int, height: Int)?, headers: HeaderFields
+    ) -> HTTPFields {
+        var fields = HTTPFields()
+        if let image { fields[.contentType] = image.format.mediaType }
+        fields[.eTag] = named.entityTag
+        fields[.lastModified] = headers["Last-Modified"]
+        ServedVariant.setFreshnessFields(&fields, from: headers)
+        if named.dependsOnAcceptedFormats { fields[.vary] = "Accept" }
+        if let image {
+            fields[.xImageWidth] = String(image.width)
+            fields[.xImageHeight] = String(image.height)
+        }
+        return fields
     }
 
     /// The variant, made within `timeout`: 503 `transform_timeout` after it (the work goes on for

@@ -21,10 +21,8 @@ final class ServedVariant: Sendable {
     let hotFields: HTTPFields
     let eTag: String
     let lastModified: String?
-    let lifetime: Double
-    let alwaysValidate: Bool
-    let correctedInitialAge: Double
-    let responseTime: Date
+    /// The source's freshness, which is the variant's.
+    let freshness: HotFreshness
 
     init(body: ByteBuffer, fields: HTTPFields, eTag: String, lastModified: String?, stored: StoredResponse,
          policy: FreshnessPolicy, nodeName: String) {
@@ -38,10 +36,7 @@ final class ServedVariant: Sendable {
         self.hotFields = hot
         self.eTag = eTag
         self.lastModified = lastModified
-        self.lifetime = policy.freshnessLifetime(of: stored)
-        self.alwaysValidate = stored.cacheControl.noCache
-        self.responseTime = stored.responseTime
-        self.correctedInitialAge = policy.currentAge(of: stored, now: stored.responseTime)
+        self.freshness = HotFreshness(stored: stored, policy: policy)
     }
 
     /// The same variant with the freshness of a revalidated source.
@@ -58,11 +53,8 @@ final class ServedVariant: Sendable {
             + VariantKey.formatKey(transform.format, accepted: accepted)
     }
 
-    /// The current age in seconds.
-    func age(at now: Date) -> Double { correctedInitialAge + max(0, now.timeIntervalSince(responseTime)) }
-
     /// Whether it may answer a request without request directives at `now`.
-    func isFresh(at now: Date) -> Bool { !alwaysValidate && lifetime > age(at: now) }
+    func isFresh(at now: Date) -> Bool { freshness.isFresh(at: now) }
 
     /// Its memory cost: the body and about a kilobyte of fields.
     var cost: Int { body.readableBytes + 1_024 }
@@ -76,7 +68,7 @@ final class ServedVariant: Sendable {
     /// The reply to `incoming`: a `304` or `412` by its conditional fields, else the whole body.
     func reply(to incoming: IncomingRequest, now: Date, cacheStatus: String) -> Reply {
         var fields = self.fields
-        fields[.age] = String(Int(min(age(at: now), Double(CacheControl.maximumDeltaSeconds))))
+        fields[.age] = freshness.ageField(at: now)
         fields[.xCache] = cacheStatus
         return Self.reply(to: incoming, fields: fields, body: body, eTag: eTag, lastModified: lastModified, now: now)
     }

@@ -112,13 +112,7 @@ final class ServerMetrics: Sendable {
 
     /// Counts a variant made in `format` and its time.
     func recordTransform(format: String, seconds: Double) {
-        let counter = transforms.withLock { transforms in
-            if let counter = transforms[format] { return counter }
-            let counter = registry.makeCounter(descriptor: Name.transforms, labels: [("format", format)])
-            transforms[format] = counter
-            return counter
-        }
-        counter.increment()
+        counter(in: transforms, Name.transforms, label: "format", format).increment()
         transformDurations.record(.nanoseconds(Int64(seconds * 1e9)))
     }
 
@@ -129,13 +123,17 @@ final class ServerMetrics: Sendable {
 
     /// Counts an image service request answered with the error `code`.
     func recordRefusal(code: String) {
-        let counter = refusals.withLock { refusals in
-            if let counter = refusals[code] { return counter }
-            let counter = registry.makeCounter(descriptor: Name.refusals, labels: [("code", code)])
-            refusals[code] = counter
+        counter(in: refusals, Name.refusals, label: "code", code).increment()
+    }
+
+    /// The counter of `descriptor` with one label, made on first use and kept in `counters`.
+    private func counter(in counters: borrowing Mutex<[String: Counter]>, _ descriptor: MetricNameDescriptor, label: String, _ value: String) -> Counter {
+        counters.withLock { counters in
+            if let counter = counters[value] { return counter }
+            let counter = registry.makeCounter(descriptor: descriptor, labels: [(label, value)])
+            counters[value] = counter
             return counter
         }
-        counter.increment()
     }
 
     /// The counter and latency histogram of one endpoint and status.
