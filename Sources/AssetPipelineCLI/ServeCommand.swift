@@ -90,7 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
     var largeAssetThreshold: Int64?
 
     @Option(name: .customLong("read-ahead-chunks"), help: ArgumentHelp(
-        "For a client range to the end (bytes=N-, as players send): chunks fetched past the client's position per origin request (default 2).",
+        "Chunks fetched past a video client's position per origin request; a client that leaves has that window kept (default 1).",
         valueName: "n"))
     var readAheadChunks: Int?
 

@@ -45,9 +45,10 @@ extension AssetServer {
         /// Assets larger than this (by their announced length) are served through the chunk store,
         /// like video: a range of them costs only its chunks. Default 64 MiB.
         public var largeAssetThreshold: Int64
-        /// For a client's range that runs to the end (`Range: bytes=N-`, what players send): each
-        /// origin request asks for the chunk at the client's position and this many after it, the
-        /// next one when the client gets there (`VideoUtil.Configuration.readAheadChunks`). Default 2.
+        /// For the chunked answers (video, large assets): each origin request asks for the chunk at
+        /// the client's position and this many after it, the next one when the client gets there;
+        /// a client that leaves has its request's window read to the end and kept
+        /// (`VideoUtil.Configuration.readAheadChunks`). Default 1.
         public var readAheadChunks: Int
         /// The largest body kept in the memory cache for hot hits; larger ones are read from disk for
         /// each request. Default 1 MiB.
@@ -86,7 +87,7 @@ extension AssetServer {
             maxHeaderBytes: Int = 32 << 10,
             maxBodyBytes: Int = 8 << 20,
             largeAssetThreshold: Int64 = 64 << 20,
-            readAheadChunks: Int = 2,
+            readAheadChunks: Int = 1,
             memoryAssetLimit: Int = 1 << 20,
             maxPrefetchJobs: Int = 8,
             maxPrefetchItems: Int = 100_000,

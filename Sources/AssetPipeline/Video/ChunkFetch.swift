@@ -10,7 +10,7 @@ import NIOCore
 /// they pass; nothing is read past the run's last chunk.
 ///
 /// Used by one task at a time: the read's, or, once the read let go of it, the task that
-/// finishes the chunk it was cut in (``finishCurrentChunkAndClose()``); hence `@unchecked Sendable`.
+/// finishes what its request brings (``finishAndClose(throughRun:)``); hence `@unchecked Sendable`.
 final class ChunkFetch: @unchecked Sendable {
     /// What the next ``deliver(chunk:)`` found.
     enum Outcome {
@@ -143,18 +143,19 @@ final class ChunkFetch: @unchecked Sendable {
         return delivery
     }
 
-    /// The read let go in the middle of a chunk (its client left): the chunks whose bytes have
-    /// come are finished (the last one read to its end) and stored in the background, so that what
-    /// came costs nothing the next time, and the body stops there; readers waiting for later chunks
-    /// are told at once and fetch them themselves. Between chunks it just closes: nothing more is
-    /// read from the origin.
-    func finishCurrentChunkAndClose() {
-        guard iterator != nil, !pending.isEmpty else {
+    /// The read let go before its end (its client left). With `throughRun` (a window, a few
+    /// chunks), the rest of the run is read and stored in the background: the origin is sending it
+    /// anyway, and the same jump again then costs nothing; readers waiting for those chunks keep
+    /// waiting for this fetch. Otherwise only the chunks whose bytes have come are finished (the
+    /// last one read to its end), readers of later chunks are told at once and fetch them
+    /// themselves, and a fetch between chunks just closes.
+    func finishAndClose(throughRun: Bool) {
+        guard iterator != nil, throughRun || !pending.isEmpty else {
             close()
             return
         }
         // the chunk that holds the last byte that came: every chunk up to it is stored
-        let last = currentChunk + (pending.count - 1) / chunkSize
+        let last = throughRun ? runEnd - 1 : currentChunk + (pending.count - 1) / chunkSize
         runEnd = min(runEnd, last + 1)
         let later = claims.filter { $0.key > last }
         for index in later.keys { claims.removeValue(forKey: index) }

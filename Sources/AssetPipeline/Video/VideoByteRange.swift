@@ -26,13 +26,6 @@ public enum VideoByteRange: Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
-    /// Whether it runs to the resource's end (`start...`): a reader that may stop at any point, as
-    /// a video player does, rather than one that named the bytes it wants.
-    var isOpenEnded: Bool {
-        if case .from = self { return true }
-        return false
-    }
-
     /// The first byte asked for, when it does not depend on the length.
     var knownStart: Int64? {
         switch self {

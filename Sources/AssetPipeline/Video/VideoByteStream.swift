@@ -12,6 +12,9 @@ public struct VideoByteStream: AsyncSequence, Sendable {
     let util: VideoUtil
     let url: String
     let range: VideoByteRange
+    /// Whether origin requests are windows of ``VideoUtil/Configuration/readAheadChunks`` (a
+    /// consumer that may stop at any point) rather than whole runs (a read collected whole).
+    let windowed: Bool
     let statisticsBox = StatisticsBox()
 
     /// What the read has cost so far.
@@ -22,7 +25,7 @@ public struct VideoByteStream: AsyncSequence, Sendable {
 
     /// Starts the read: the iterator fetches each chunk as it is asked for the next buffer.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(session: VideoReadSession(util: util, url: url, range: range, statistics: statisticsBox))
+        Iterator(session: VideoReadSession(util: util, url: url, range: range, windowed: windowed, statistics: statisticsBox))
     }
 
     /// Reads the range buffer by buffer.

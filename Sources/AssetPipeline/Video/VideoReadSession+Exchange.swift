@@ -17,8 +17,8 @@ extension VideoReadSession {
     }
 
     /// Claims the run of missing chunks from `index` (up to the range's end, the next present or
-    /// in-flight chunk, or ``VideoUtil/Configuration/maxChunksPerRequest`` chunks, or for a read to
-    /// the end ``VideoUtil/Configuration/readAheadChunks`` past `index`) and starts one request
+    /// in-flight chunk, or ``VideoUtil/Configuration/maxChunksPerRequest`` chunks, or for a streamed
+    /// read ``VideoUtil/Configuration/readAheadChunks`` past `index`) and starts one request
     /// for all of them. Does nothing when another read claimed `index` first.
     func startFetch(at index: Int) async throws {
         let (store, key) = (util.store, key)
@@ -27,7 +27,7 @@ extension VideoReadSession {
             stored = try await util.runIO { try store.record(forKey: key) }
             if stored?.generation != version.generation { stored = nil }
         }
-        let span = requested.isOpenEnded ? max(0, util.configuration.readAheadChunks) + 1 : util.configuration.maxChunksPerRequest
+        let span = windowed ? max(0, util.configuration.readAheadChunks) + 1 : util.configuration.maxChunksPerRequest
         var lastWanted = index + max(1, span) - 1
         if let end { lastWanted = min(lastWanted, Int((end - 1) / Int64(chunkSize))) }
         var runEnd = index + 1

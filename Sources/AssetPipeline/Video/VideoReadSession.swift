@@ -13,6 +13,8 @@ final class VideoReadSession {
     let url: String
     let key: String
     let requested: VideoByteRange
+    /// Origin requests are windows of `readAheadChunks` (a streamed read), not whole runs.
+    let windowed: Bool
     let statistics: StatisticsBox
     let chunkSize: Int
 
@@ -34,17 +36,19 @@ final class VideoReadSession {
     /// chunk store is not used).
     var wholeCopy: DiskCache.DataFile?
 
-    init(util: VideoUtil, url: String, range: VideoByteRange, statistics: StatisticsBox) {
+    init(util: VideoUtil, url: String, range: VideoByteRange, windowed: Bool, statistics: StatisticsBox) {
         self.util = util
         self.url = url
         self.key = VideoUtil.cacheKey(for: url)
         self.requested = range
+        self.windowed = windowed
         self.statistics = statistics
         self.chunkSize = util.store.configuration.chunkSize
     }
 
-    /// A read dropped before its end (its client left) keeps the chunk it was cut in.
-    deinit { fetch?.finishCurrentChunkAndClose() }
+    /// A read dropped before its end (its client left) keeps what its request brings: the
+    /// window to its end when windowed, else the chunks whose bytes have come.
+    deinit { fetch?.finishAndClose(throughRun: windowed) }
 
     /// The next buffer of the range, or nil at its end.
     func next() async throws -> Data? {

@@ -38,21 +38,23 @@ import Logging
 public final class VideoUtil: Sendable {
     /// How reads fetch.
     public struct Configuration: Sendable {
-        /// The most chunks one request asks for when the read names its end (`bounded`, `suffix`);
-        /// longer runs of missing chunks take several. Default: 64 (64 MiB at the default chunk
-        /// size).
+        /// The most chunks one request asks for in a read collected whole (``VideoUtil/data(for:range:)``,
+        /// ``VideoUtil/read(for:byteRange:)``, ``VideoUtil/prefetch(for:head:tail:)``); longer runs of
+        /// missing chunks take several. Default: 64 (64 MiB at the default chunk size).
         public var maxChunksPerRequest: Int
-        /// For a read that runs to the end (`from`, what a player's `Range: bytes=N-` becomes): each
-        /// request asks for the chunk at the read's position and at most this many after it, and the
-        /// next request goes out when the read gets there. A player that jumps elsewhere after a few
-        /// hundred kilobytes then costs the origin at most this many chunks more than it read, as
-        /// nginx's `slice` costs one slice. Default: 2.
+        /// For a streamed read (``VideoUtil/stream(for:range:)``, what the service answers players
+        /// from): each request asks for the chunk at the read's position and at most this many after
+        /// it, and the next request goes out when the read gets there. A read dropped before its end
+        /// (a player that jumps elsewhere after a few hundred kilobytes) reads its request's window
+        /// to the end and keeps it, so it costs the origin at most this many chunks more than the
+        /// chunk it was in, as nginx's `slice` costs a slice, and the same jump again costs nothing.
+        /// Default: 1.
         public var readAheadChunks: Int
         /// Header fields sent with every request (authorization, a user agent). Default: none.
         public var requestHeaders: [(String, String)]
 
         /// Creates a configuration; every parameter defaults to the value documented on its property.
-        public init(maxChunksPerRequest: Int = 64, readAheadChunks: Int = 2, requestHeaders: [(String, String)] = []) {
+        public init(maxChunksPerRequest: Int = 64, readAheadChunks: Int = 1, requestHeaders: [(String, String)] = []) {
             self.maxChunksPerRequest = maxChunksPerRequest
             self.readAheadChunks = readAheadChunks
             self.requestHeaders = requestHeaders
@@ -139,7 +141,7 @@ public final class VideoUtil: Sendable {
     package func read(address url: String, byteRange: VideoByteRange) async throws -> VideoReadResult {
         var earlier = VideoReadStatistics()
         for attempt in 0..<2 {
-            let stream = self.stream(address: url, range: byteRange)
+            let stream = self.stream(address: url, range: byteRange, windowed: false)
             var data = Data()
             do {
                 for try await piece in stream { data.append(piece) }
@@ -153,8 +155,8 @@ public final class VideoUtil: Sendable {
         throw VideoError(.resourceChanged, "\(url) changed twice during one read")
     }
 
-    package func stream(address url: String, range: VideoByteRange) -> VideoByteStream {
-        VideoByteStream(util: self, url: url, range: range)
+    package func stream(address url: String, range: VideoByteRange, windowed: Bool = true) -> VideoByteStream {
+        VideoByteStream(util: self, url: url, range: range, windowed: windowed)
     }
 
     package func prefetch(address url: String, head: Int64, tail: Int64) async throws -> VideoReadStatistics {
@@ -163,7 +165,7 @@ public final class VideoUtil: Sendable {
         if head > 0 { ranges.append(.bounded(0..<head)) }
         if tail > 0 { ranges.append(.suffix(tail)) }
         for range in ranges {
-            let stream = self.stream(address: url, range: range)
+            let stream = self.stream(address: url, range: range, windowed: false)
             for try await _ in stream {}
             let part = stream.statistics
             total.bytes += part.bytes
