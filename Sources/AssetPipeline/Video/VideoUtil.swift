@@ -38,7 +38,7 @@ import Logging
 public final class VideoUtil: Sendable {
     /// How reads fetch.
     public struct Configuration: Sendable {
-        /// The most chunks one request asks for in a read collected whole (``VideoUtil/data(for:range:)``,
+        /// The most chunks one request asks for in a read collected whole (`data(for:range:)`,
         /// ``VideoUtil/read(for:byteRange:)``, ``VideoUtil/prefetch(for:head:tail:)``); longer runs of
         /// missing chunks take several. Default: 64 (64 MiB at the default chunk size).
         public var maxChunksPerRequest: Int

@@ -5,7 +5,7 @@ extension AssetServer {
     /// How the image service (`/v1/image` with a transform) makes and guards variants. The CLI's
     /// `assetpipe serve` sets each field from a flag or an `ASSETPIPE_*` variable.
     public struct ImageService: Sendable {
-        /// The image util's limits: transforms at once and waiting (``ImageUtil/Configuration``
+        /// The image util's limits: transforms at once and waiting (`ImageUtil.Configuration`
         /// `maxConcurrentTransforms`, `maxQueuedTransforms`: a full queue is a 503 with
         /// `Retry-After`), source bytes (`maxInputBytes`), output pixels and side
         /// (`processor.maxOutputPixels`, `processor.maxOutputDimension`). Default: the util's
