@@ -53,7 +53,7 @@ struct RangeCommand: AsyncParsableCommand {
         var failure: VideoError?
         var statistics = VideoReadStatistics()
         do {
-            statistics = try await copy(video.stream(address: url, range: .bounded(range)))
+            statistics = try await copy(video.stream(address: url, range: .bounded(range), windowed: false))  // the whole range is wanted
         } catch let error as VideoError {
             failure = error
         } catch {

@@ -367,7 +367,10 @@ struct ImageServiceTests {
 
     @Test func aRequestThatIsNotHTTPGetsAJSONError() async throws {
         try await ServerHarness.with { harness in
-            for head in ["GET /v1/image/\u{2211} HTTP/1.1\r\nHost: x\r\n\r\n", "GET /v1/image?w=\(String(repeating: "9", count: 40_000)) HTTP/1.1\r\nHost: x\r\n\r\n"] {
+            // (a head over the size limit gets the same answer, but the bytes the server leaves
+            // unread make its close a reset that can overtake the answer: scripts/image-service-safety
+            // checks that one)
+            for head in ["GET /v1/image/\u{2211} HTTP/1.1\r\nHost: x\r\n\r\n", "GET /v1/asset?url=a\u{1}b HTTP/1.1\r\nHost: x\r\n\r\n"] {
                 let connection = try RawConnection(port: harness.port)
                 try connection.send(head)
                 let text = String(decoding: connection.readAll(timeout: 10), as: UTF8.self)
