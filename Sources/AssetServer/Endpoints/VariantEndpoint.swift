@@ -54,10 +54,12 @@ struct VariantEndpoint: Sendable {
         let lastModified = headers["Last-Modified"]
         // a client that holds this very variant needs no transform
         let conditions = incoming.conditions
-        if !conditions.isEmpty, conditions.evaluate(eTag: named.entityTag, lastModified: lastModified, now: now) != .proceed {
-            let fields = Self.fields(of: named, image: nil, headers: headers)
+        if !conditions.isEmpty {
             let outcome = conditions.evaluate(eTag: named.entityTag, lastModified: lastModified, now: now)
-            return .empty(outcome == .notModified ? .notModified : .preconditionFailed, fields: fields)
+            if outcome != .proceed {
+                let fields = Self.fields(of: named, image: nil, headers: headers)
+                return .empty(outcome == .notModified ? .notModified : .preconditionFailed, fields: fields)
+            }
         }
         if context.images.cachedVariant(for: named) == nil,
             let stored = try await storedLargeVariant(named, incoming: incoming, headers: headers, lastModified: lastModified, now: now)
