@@ -20,6 +20,9 @@ final class ServedAsset: Sendable {
     /// the reverse proxy's (with `Via`).
     let hotAssetFields: HTTPFields
     let hotProxiedFields: HTTPFields
+    /// The same two heads as HTTP/1.1 bytes (``HTTPHeadBytes``).
+    let hotAssetHead: ByteBuffer
+    let hotProxiedHead: ByteBuffer
     let eTag: String?
     let lastModified: String?
     /// When it stops being fresh.
@@ -43,6 +46,8 @@ final class ServedAsset: Sendable {
         }
         self.hotAssetFields = hot(assetFields, via: false)
         self.hotProxiedFields = hot(proxiedFields, via: true)
+        self.hotAssetHead = HTTPHeadBytes.make(status: stored.status, fields: hotAssetFields)
+        self.hotProxiedHead = HTTPHeadBytes.make(status: stored.status, fields: hotProxiedFields)
         self.eTag = stored.eTag
         self.lastModified = stored.headers["Last-Modified"]
         self.freshness = HotFreshness(stored: stored, policy: policy)
@@ -66,6 +71,6 @@ final class ServedAsset: Sendable {
             age: Int(min(age(at: now), Double(CacheControl.maximumDeltaSeconds))), cacheStatus: cacheStatus)
     }
 
-    /// Its memory cost: the body and about a kilobyte of fields.
-    var cost: Int { body.readableBytes + 1_024 }
+    /// Its memory cost: the body and about two kilobytes of fields and heads.
+    var cost: Int { body.readableBytes + 2_048 }
 }

@@ -7,12 +7,19 @@ import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
 /// The server's HTTP/1 child channel: HummingbirdCore's `HTTP1Channel` pipeline (NIO's HTTP/1 codec,
-/// the HTTPTypes codec, HummingbirdCore's connection state handler for idle timeouts and graceful
-/// shutdown) with two handlers of ours: a ``FileRegionBridge`` below the HTTPTypes codec, so that
-/// files go out with `sendfile`, and a ``HotPathHandler`` after the state handler, so that a fresh
-/// in-memory answer is written from the event loop without a hop to Swift's cooperative pool; every
-/// other request goes on to the responder as it does in `HTTP1Channel`; and a ``ParseErrorBody``, so
-/// that a request that does not parse gets a JSON error like any other refusal.
+/// the HTTPTypes codec) with handlers of ours:
+///
+/// - a ``FastPathHandler`` first, before the decoder, which answers a plain request for a fresh
+///   body in memory from the raw bytes;
+/// - a ``FileRegionBridge`` below the HTTPTypes codec, so that files go out with `sendfile`;
+/// - a ``ConnectionLifecycle`` in place of HummingbirdCore's connection state handler (idle
+///   timeouts and graceful shutdown, aware of the fast path's answers);
+/// - a ``HotPathHandler``, which answers a fresh in-memory answer from the event loop among the
+///   requests the decoder read (those that came while another was with the responder), without a
+///   hop to Swift's cooperative pool; every other request goes on to the responder as it does in
+///   `HTTP1Channel`;
+/// - a ``ParseErrorBody``, so that a request that does not parse gets a JSON error like any other
+///   refusal.
 struct AssetHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -28,12 +35,14 @@ struct AssetHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             limits.maxHeaderListSize = maxHeaderBytes
             limits.maxHeaderFieldCount = 256
             let pipeline = channel.pipeline.syncOperations
+            let lifecycle = ConnectionLifecycle(idleTimeout: idleTimeout)
+            try pipeline.addHandler(FastPathHandler(hotPath: hotPath, lifecycle: lifecycle, maxHeadBytes: maxHeaderBytes))
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
             try pipeline.addHandler(FileRegionBridge())
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
-            try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: idleTimeout.map { .nanoseconds($0.nanoseconds) }, logger: logger))
+            try pipeline.addHandler(lifecycle)
             try pipeline.addHandler(HotPathHandler(hotPath: hotPath))
             try pipeline.addHandler(ParseErrorBody())
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))

@@ -8,9 +8,10 @@ import NIOCore
 import Synchronization
 
 /// The answers that need no I/O, no task and no lock beyond the memory cache's: a `GET` or `HEAD`
-/// of `/v1/asset` (or, in reverse-proxy mode, of an origin path) whose body is in memory and fresh,
-/// asked without cache directives, conditional fields or ranges. Anything else is nil, and the
-/// async responder answers it.
+/// of `/v1/asset` (or, in reverse-proxy mode, of an origin path, or of an image variant) whose body
+/// is in memory and fresh, asked without cache directives, conditional fields or ranges. Anything
+/// else is nil, and the async responder answers it. ``FastPathHandler`` asks it from the raw bytes
+/// of a connection, ``HotPathHandler`` from the requests NIO's decoder has read.
 ///
 /// What a request target names (its endpoint, asset URL, kind and memory key) is remembered per
 /// target string, so a repeated request parses nothing.
@@ -18,65 +19,87 @@ struct HotPath: Sendable {
     let context: ServerContext
     let targets = HotTargets()
 
-    /// A response ready to be written, and what to count once it is.
-    struct Answer {
-        var head: HTTPResponse
+    /// A response ready to be written (its head but `Age`, as fields and as HTTP/1.1 bytes), and what
+    /// to count once it is.
+    struct Hit {
+        var status: Int
+        var fields: HTTPFields
+        var head: ByteBuffer
+        var age: String
+        /// Nil for `HEAD` and an empty body.
         var body: ByteBuffer?
-        var finished: () -> Void
+        var meter: Meter
+        var start: ContinuousClock.Instant
+
+        /// What a hit counts in the metrics.
+        enum Meter {
+            case asset(AssetKind, ServerMetrics.RequestSeries)
+            case variant(ServerMetrics.RequestSeries)
+        }
+
+        /// The head as HTTPTypes' response, with `Age`.
+        var response: HTTPResponse {
+            var fields = fields
+            fields[.age] = age
+            return HTTPResponse(status: HTTPResponse.Status(code: status), headerFields: fields)
+        }
     }
 
-    func answer(_ request: HTTPRequest) -> Answer? {
-        guard request.method == .get || request.method == .head, let target = request.path,
-            context.state.isReady, !Self.needsMore(request.headerFields)
+    /// The hit of a request that NIO's decoder has read.
+    func answer(_ request: HTTPRequest) -> Hit? {
+        guard request.method == .get || request.method == .head, let target = request.path, !Self.needsMore(request.headerFields)
         else { return nil }
+        return answer(
+            target: target, headOnly: request.method == .head, accept: { request.headerFields[.accept] },
+            authorized: request.headerFields[.authorization] != nil)
+    }
+
+    /// The hit of a `GET` (or, when `headOnly`, `HEAD`) of `target` without cache directives,
+    /// conditions or a range; nil when the responder must answer it. `accept` gives the request's
+    /// `Accept`, read only for an image variant.
+    func answer(target: String, headOnly: Bool, accept: () -> String?, authorized: Bool) -> Hit? {
+        guard context.state.isReady else { return nil }
         let start = ContinuousClock.now
-        guard let named = targets.lookup(target, { resolve(target, request.headerFields) }) else { return nil }
+        guard let named = targets.lookup(target, { resolve(target) }) else { return nil }
         if let variantKeys = named.variantKeys {
-            return variant(request, keys: variantKeys, named: named, start: start)
+            let key = variantKeys.count == 1 ? variantKeys[0] : variantKeys[AcceptedImageFormats.classIndex(accept())]
+            guard let hot = context.manager.object(ServedVariant.self, forKey: key, kind: .image) else { return nil }
+            let now = context.now
+            guard hot.isFresh(at: now) else { return nil }
+            let length = hot.body.readableBytes
+            return Hit(
+                status: 200, fields: hot.hotFields, head: hot.hotHead, age: hot.freshness.ageField(at: now),
+                body: headOnly || length == 0 ? nil : hot.body, meter: .variant(named.series), start: start)
         }
         guard let hot = context.manager.object(ServedAsset.self, forKey: named.memoryKey, kind: named.kind) else { return nil }
         let now = context.now
         guard hot.isFresh(at: now), hot.status == 200 || named.proxied else { return nil }
-        if named.proxied && request.headerFields[.authorization] != nil { return nil }
-        var fields = named.proxied ? hot.hotProxiedFields : hot.hotAssetFields
-        fields[.age] = hot.freshness.ageField(at: now)
-        let headOnly = request.method == .head
+        if named.proxied && authorized { return nil }
         let length = hot.body.readableBytes
-        let metrics = context.metrics
-        let kind = named.kind
-        let series = hot.status == 200 ? named.series : metrics.requestSeries(endpoint: named.endpoint.rawValue, status: hot.status)
-        return Answer(
-            head: HTTPResponse(status: HTTPResponse.Status(code: hot.status), headerFields: fields),
-            body: headOnly || length == 0 ? nil : hot.body,
-            finished: {
-                metrics.recordLookup(layer: .memory, kind: kind, hit: true)
-                metrics.recordRequest(series, seconds: (ContinuousClock.now - start).seconds, bytesSent: headOnly ? 0 : Int64(length))
-            })
+        let series = hot.status == 200 ? named.series : context.metrics.requestSeries(endpoint: named.endpoint.rawValue, status: hot.status)
+        return Hit(
+            status: hot.status, fields: named.proxied ? hot.hotProxiedFields : hot.hotAssetFields,
+            head: named.proxied ? hot.hotProxiedHead : hot.hotAssetHead, age: hot.freshness.ageField(at: now),
+            body: headOnly || length == 0 ? nil : hot.body, meter: .asset(named.kind, series), start: start)
     }
 
-    /// The answer of a served variant in memory, fresh.
-    private func variant(_ request: HTTPRequest, keys: [String], named: HotTarget, start: ContinuousClock.Instant) -> Answer? {
-        let key = keys.count == 1 ? keys[0] : keys[AcceptedImageFormats.classIndex(request.headerFields[.accept])]
-        guard let hot = context.manager.object(ServedVariant.self, forKey: key, kind: .image) else { return nil }
-        let now = context.now
-        guard hot.isFresh(at: now) else { return nil }
-        var fields = hot.hotFields
-        fields[.age] = hot.freshness.ageField(at: now)
-        let headOnly = request.method == .head
-        let length = hot.body.readableBytes
+    /// Counts a hit once it is written.
+    func finished(_ hit: Hit) {
         let metrics = context.metrics
-        let series = named.series
-        return Answer(
-            head: HTTPResponse(status: .ok, headerFields: fields),
-            body: headOnly || length == 0 ? nil : hot.body,
-            finished: {
-                metrics.recordVariantLookup("memory")
-                metrics.recordRequest(series, seconds: (ContinuousClock.now - start).seconds, bytesSent: headOnly ? 0 : Int64(length))
-            })
+        let seconds = (ContinuousClock.now - hit.start).seconds
+        let sent = Int64(hit.body?.readableBytes ?? 0)
+        switch hit.meter {
+        case .asset(let kind, let series):
+            metrics.recordLookup(layer: .memory, kind: kind, hit: true)
+            metrics.recordRequest(series, seconds: seconds, bytesSent: sent)
+        case .variant(let series):
+            metrics.recordVariantLookup("memory")
+            metrics.recordRequest(series, seconds: seconds, bytesSent: sent)
+        }
     }
 
     /// What `target` names when the hot path may answer it at all; nil otherwise.
-    private func resolve(_ target: String, _ fields: HTTPFields) -> HotTarget? {
+    private func resolve(_ target: String) -> HotTarget? {
         guard target.utf8.count <= context.configuration.maxRequestTargetBytes else { return nil }
         let uri = URI(target)
         if uri.path == "/v1/image" || uri.path.hasPrefix("/v1/image/") {

@@ -3,7 +3,9 @@ import NIOCore
 import NIOHTTPTypes
 
 /// Answers on the event loop the requests that ``HotPath`` can answer at once (a fresh body in
-/// memory), and passes every other request on to the async responder.
+/// memory), and passes every other request on to the async responder. It sees the requests that
+/// ``FastPathHandler`` passed on: those that came while an earlier one was with the responder, and
+/// those not in the plain form.
 ///
 /// Responses leave in request order: a request is answered here only when no earlier request of
 /// the connection is still with the responder (a pipelining client's later requests wait their
@@ -27,12 +29,12 @@ final class HotPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if passedOn == 0, let answer = hotPath.answer(head) {
+            if passedOn == 0, let hit = hotPath.answer(head) {
                 swallowing = true
-                context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
-                if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+                context.write(wrapOutboundOut(.head(hit.response)), promise: nil)
+                if let body = hit.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-                answer.finished()
+                hotPath.finished(hit)
                 return
             }
             swallowing = false

@@ -19,6 +19,8 @@ final class ServedVariant: Sendable {
     let fields: HTTPFields
     /// The whole head of a memory hit but `Age`, for the event loop's hot path.
     let hotFields: HTTPFields
+    /// The same head as HTTP/1.1 bytes (``HTTPHeadBytes``).
+    let hotHead: ByteBuffer
     let eTag: String
     let lastModified: String?
     /// The source's freshness, which is the variant's.
@@ -34,6 +36,7 @@ final class ServedVariant: Sendable {
         hot[.xNode] = nodeName
         hot[.contentLength] = String(body.readableBytes)
         self.hotFields = hot
+        self.hotHead = HTTPHeadBytes.make(status: 200, fields: hot)
         self.eTag = eTag
         self.lastModified = lastModified
         self.freshness = HotFreshness(stored: stored, policy: policy)
@@ -56,8 +59,8 @@ final class ServedVariant: Sendable {
     /// Whether it may answer a request without request directives at `now`.
     func isFresh(at now: Date) -> Bool { freshness.isFresh(at: now) }
 
-    /// Its memory cost: the body and about a kilobyte of fields.
-    var cost: Int { body.readableBytes + 1_024 }
+    /// Its memory cost: the body and about two kilobytes of fields and heads.
+    var cost: Int { body.readableBytes + 2_048 }
 
     /// Copies the freshness fields of a source (`Cache-Control`, `Expires`) into `fields`.
     static func setFreshnessFields(_ fields: inout HTTPFields, from source: HeaderFields) {
