@@ -138,12 +138,33 @@ def origin_lines():
         return sum(1 for _ in f)
 
 
-def wrk(url, connections, headers=()):
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(name):
+    """User and system CPU seconds so far of one server's processes (all their threads)."""
+    user = system = 0
+    for pid in pids(name):
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            user += int(fields[11])
+            system += int(fields[12])
+        except (FileNotFoundError, IndexError):
+            pass
+    return user / TICK, system / TICK
+
+
+def wrk(url, connections, headers=(), server=None):
     cmd = ["wrk", "-t2", f"-c{connections}", f"-d{SECONDS}s", "--latency"]
     for h in headers:
         cmd += ["-H", h]
     subprocess.run(["sync"])
+    before = cpu_seconds(server)
     out = subprocess.run(cmd + [url], capture_output=True, text=True).stdout
+    after = cpu_seconds(server)
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    user_us = (after[0] - before[0]) / max(1, requests) * 1e6
+    system_us = (after[1] - before[1]) / max(1, requests) * 1e6
     rps = float(re.search(r"Requests/sec:\s+([0-9.]+)", out).group(1))
     non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
     errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
@@ -156,7 +177,7 @@ def wrk(url, connections, headers=()):
     bad = int(non2xx.group(1)) if non2xx else 0
     if errors:
         bad += sum(int(x) for x in errors.groups())
-    return rps, latency(50), latency(99), bad
+    return rps, latency(50), latency(99), bad, user_us, system_us
 
 
 async def one_request(port, path):
@@ -185,6 +206,10 @@ CONTENDERS = {
 }
 
 
+def server_of(name):
+    return "ours" if name.startswith("ours") else name.split(" ")[0].lower()
+
+
 def url_for(name, path):
     port, template = CONTENDERS[name]
     encoded = path.replace("/", "%2F")
@@ -211,7 +236,8 @@ def main():
             for c in CONNECTIONS:
                 for name in order:
                     port, target = url_for(name, path)
-                    results.setdefault((workload, c, name), []).append(wrk(f"http://127.0.0.1:{port}{target}", c, headers))
+                    results.setdefault((workload, c, name), []).append(
+                        wrk(f"http://127.0.0.1:{port}{target}", c, headers, server=server_of(name)))
         for name in order:
             port, target = url_for(name, f"/cold/c{cold_index}.bin")
             cold_index += 1
@@ -220,7 +246,7 @@ def main():
             seconds, ok = asyncio.run(burst(port, target, BURST))
             time.sleep(0.5)
             bursts.setdefault(name, []).append((seconds, ok, origin_lines() - before))
-    peaks = {name: peak_mib(name.split(" ")[0] if not name.startswith("ours") else "ours") for name in names}
+    peaks = {name: peak_mib(server_of(name)) for name in names}
     report(results, bursts, peaks, names)
 
 
@@ -232,6 +258,10 @@ def spread(values):
     return f"{min(values):,.0f}–{max(values):,.0f}"
 
 
+def verdict(ok):
+    return "**met**" if ok else "**not met**"
+
+
 def report(results, bursts, peaks, names):
     load = open("/proc/loadavg").read().split()[0]
     print("## Service")
@@ -241,32 +271,47 @@ def report(results, bursts, peaks, names):
     print("large file, `proxy_cache_lock on`) and Varnish 7.1 (`-s malloc,1g`), each in front of the same nginx origin on")
     print(f"loopback. Load from `wrk -t2 -cN -d{SECONDS}s --latency` on the same 2 cores; {ROUNDS} rounds with the order of the")
     print("contenders rotated each round and `sync` before every run; the table shows medians (requests/s with the")
-    print(f"spread over the rounds). Load average at the end: {load}. Written by `scripts/bench serve`.")
+    print("spread over the rounds). CPU per request is the server's user and system time over the run (all its")
+    print("processes and threads, from `/proc/PID/stat`) divided by the requests wrk completed; nginx's counts its")
+    print(f"master and workers. Load average at the end: {load}. Written by `scripts/bench serve`.")
     print()
+    goals = []
     for workload, title in (("a", "(a) a cached 50 KB asset"), ("b", "(b) a cached 1 MiB range of a 100 MiB file")):
         print(f"**{title}**")
         print()
-        print("| connections | contender | requests/s (median, spread) | p50 ms | p99 ms | errors |")
-        print("|---:|---|---:|---:|---:|---:|")
+        print("| connections | contender | requests/s (median, spread) | p50 ms | p99 ms | user µs/req | system µs/req | errors |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|")
         for c in CONNECTIONS:
             for name in names:
                 runs = results[(workload, c, name)]
                 rps = [r[0] for r in runs]
                 print(f"| {c} | {name} | {med(rps):,.0f} ({spread(rps)}) | {med([r[1] for r in runs]):.2f} | "
-                      f"{med([r[2] for r in runs]):.2f} | {sum(r[3] for r in runs)} |")
+                      f"{med([r[2] for r in runs]):.2f} | {med([r[4] for r in runs]):.1f} | {med([r[5] for r in runs]):.1f} | "
+                      f"{sum(r[3] for r in runs)} |")
         print()
-        lines = []
         for c in CONNECTIONS:
-            peers = {n: med([r[0] for r in results[(workload, c, n)]]) for n in ("nginx proxy_cache", "Varnish")}
-            best = max(peers, key=peers.get)
-            p99_peer = min(med([r[2] for r in results[(workload, c, n)]]) for n in ("nginx proxy_cache", "Varnish"))
+            nginx = results[(workload, c, "nginx proxy_cache")]
+            varnish = results[(workload, c, "Varnish")]
             for ours in ("ours (reverse proxy)", "ours (/v1/asset)"):
-                mine = med([r[0] for r in results[(workload, c, ours)]])
-                p99 = med([r[2] for r in results[(workload, c, ours)]])
-                lines.append(f"{c} connections, {ours}: **{mine / peers[best]:.2f}x** the faster peer ({best}), "
-                             f"p99 {p99 / p99_peer:.2f}x the better peer p99")
-        print("Ratios (goal: throughput at least 1x the faster peer, p99 at most 1.5x): " + "; ".join(lines) + ".")
-        print()
+                mine = results[(workload, c, ours)]
+                rps, p99 = med([r[0] for r in mine]), med([r[2] for r in mine])
+                if workload == "a":
+                    peer_rps, peer_p99 = med([r[0] for r in nginx]), med([r[2] for r in nginx])
+                    goals.append((f"50 KB, {c} connections, {ours}: requests/s at least nginx proxy_cache's",
+                                  f"{rps / peer_rps:.2f}x", rps >= peer_rps))
+                    goals.append((f"50 KB, {c} connections, {ours}: p99 at most 1.2x nginx proxy_cache's",
+                                  f"{p99:.2f} ms vs {peer_p99:.2f} ms, {p99 / peer_p99:.2f}x", p99 <= 1.2 * peer_p99))
+                else:
+                    peer_rps = max(med([r[0] for r in nginx]), med([r[0] for r in varnish]))
+                    goals.append((f"1 MiB range, {c} connections, {ours}: requests/s at least Varnish's and nginx's",
+                                  f"{rps / peer_rps:.2f}x the faster", rps >= peer_rps))
+    # CPU per request: the 50 KB workload over every connection count
+    def cpu(name):
+        return med([r[4] for c in CONNECTIONS for r in results[("a", c, name)]])
+    for ours in ("ours (reverse proxy)", "ours (/v1/asset)"):
+        goals.append((f"user CPU per cached 50 KB request, {ours}: at most 1.5x nginx proxy_cache's",
+                      f"{cpu(ours):.1f} µs vs {cpu('nginx proxy_cache'):.1f} µs, {cpu(ours) / cpu('nginx proxy_cache'):.2f}x",
+                      cpu(ours) <= 1.5 * cpu("nginx proxy_cache")))
     print(f"**(c) a cold burst: {BURST} concurrent requests for one uncached 2 MiB asset** (a new file each round; one")
     print("connection per request)")
     print()
@@ -278,10 +323,23 @@ def report(results, bursts, peaks, names):
         print(f"| {name} | {', '.join(str(r[2]) for r in runs)} | {med(secs):.3f} ({min(secs):.3f}–{max(secs):.3f}) | "
               f"{', '.join(str(r[1]) for r in runs)} |")
     print()
-    print("Goal: exactly one origin request per burst.")
-    print()
-    print("Peak memory (VmHWM; nginx's master and workers, which also serve the origin; Varnish's manager and child): "
+    print("Peak memory (VmHWM at the end of the whole run; nginx's master and workers, which also serve the origin;")
+    print("Varnish's manager and child): "
           + ", ".join(f"{name} {peaks[name]:.0f} MiB" for name in names if name != "ours (/v1/asset)") + ".")
+    print()
+    goals.append(("one origin request per cold burst, ours", ", ".join(
+        str(r[2]) for n in names if n.startswith("ours") for r in bursts[n]),
+        all(r[2] == 1 for n in names if n.startswith("ours") for r in bursts[n])))
+    ours_peak, nginx_peak = peaks["ours (reverse proxy)"], peaks["nginx proxy_cache"]
+    goals.append(("peak memory at most 2x nginx's", f"{ours_peak:.0f} MiB vs {nginx_peak:.0f} MiB, {ours_peak / nginx_peak:.2f}x",
+                  ours_peak <= 2 * nginx_peak))
+    met = sum(1 for g in goals if g[2])
+    print(f"**Goals (issue 23), from this run: {met} of {len(goals)} met.**")
+    print()
+    print("| goal | measured | |")
+    print("|---|---|---|")
+    for goal, measured, ok in goals:
+        print(f"| {goal} | {measured} | {verdict(ok)} |")
 
 
 try:

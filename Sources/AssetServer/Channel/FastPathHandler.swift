@@ -36,6 +36,9 @@ final class FastPathHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Whether every byte from here on is the decoder's.
     private var unframed = false
     private var needsFlush = false
+    /// Whether bytes went on to the decoder since the last read completed (else the handlers after
+    /// this one have nothing to complete).
+    private var passedOnSinceReadComplete = false
 
     init(hotPath: HotPath, lifecycle: ConnectionLifecycle, maxHeadBytes: Int) {
         self.hotPath = hotPath
@@ -45,7 +48,7 @@ final class FastPathHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if unframed {
-            context.fireChannelRead(data)
+            passOn(context, unwrapInboundIn(data))
             return
         }
         lifecycle.touch()
@@ -60,7 +63,7 @@ final class FastPathHandler: ChannelInboundHandler, RemovableChannelHandler {
             if bodyRemaining > 0 {
                 let length = min(bodyRemaining, buffer.readableBytes)
                 bodyRemaining -= length
-                context.fireChannelRead(wrapInboundOut(buffer.readSlice(length: length)!))
+                passOn(context, buffer.readSlice(length: length)!)
                 continue
             }
             switch buffer.withUnsafeReadableBytes({ RawRequestHead.parse($0, limit: maxHeadBytes) }) {
@@ -85,7 +88,7 @@ final class FastPathHandler: ChannelInboundHandler, RemovableChannelHandler {
                     buffer.moveReaderIndex(forwardBy: head.length)
                     continue
                 }
-                context.fireChannelRead(wrapInboundOut(buffer.readSlice(length: head.length)!))
+                passOn(context, buffer.readSlice(length: head.length)!)
                 bodyRemaining = head.bodyLength
                 if head.closes {
                     // the responder ends the connection after this one
@@ -101,7 +104,10 @@ final class FastPathHandler: ChannelInboundHandler, RemovableChannelHandler {
             needsFlush = false
             context.flush()
         }
-        context.fireChannelReadComplete()
+        if passedOnSinceReadComplete || unframed {
+            passedOnSinceReadComplete = false
+            context.fireChannelReadComplete()
+        }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -140,6 +146,11 @@ final class FastPathHandler: ChannelInboundHandler, RemovableChannelHandler {
         unframed = true
         pending = nil
         lifecycle.holdingHead = false
-        if buffer.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(buffer)) }
+        if buffer.readableBytes > 0 { passOn(context, buffer) }
+    }
+
+    private func passOn(_ context: ChannelHandlerContext, _ bytes: ByteBuffer) {
+        passedOnSinceReadComplete = true
+        context.fireChannelRead(wrapInboundOut(bytes))
     }
 }
