@@ -38,7 +38,7 @@ struct FastPathTests {
 
     @Test func fieldsThatNeedTheResponderAreNoticed() {
         for field in [
-            "Range: bytes=0-1", "If-None-Match: \"a\"", "if-modified-since: x", "If-Match: *", "If-Unmodified-Since: x",
+            "If-None-Match: \"a\"", "if-modified-since: x", "If-Match: *", "If-Unmodified-Since: x",
             "If-Range: x", "Cache-Control: no-cache", "Pragma: no-cache", "Expect: 100-continue", "Connection: te",
         ] {
             #expect(Self.head("GET / HTTP/1.1\r\n\(field)\r\n\r\n")?.needsResponder == true, "\(field)")
@@ -47,6 +47,12 @@ struct FastPathTests {
         #expect(closing?.closes == true)
         #expect(closing?.needsResponder == true)
         #expect(Self.head("GET / HTTP/1.1\r\nAccept: a\r\nAccept: b\r\n\r\n")?.needsResponder == true)
+        // one range is the fast path's to try; two fields are the responder's
+        let text = "GET / HTTP/1.1\r\nRange: bytes=0-1\r\n\r\n"
+        let ranged = Self.head(text)
+        #expect(ranged?.needsResponder == false)
+        #expect(ranged?.range.map { String(decoding: Array(text.utf8)[$0], as: UTF8.self) } == "bytes=0-1")
+        #expect(Self.head("GET / HTTP/1.1\r\nRange: bytes=0-1\r\nRange: bytes=2-3\r\n\r\n")?.needsResponder == true)
     }
 
     @Test func whatIsNotPlainIsTheDecoders() {
@@ -187,6 +193,113 @@ struct FastPathTests {
             #expect(try Self.written(channel).isEmpty)
             _ = try channel.finish()
         }
+    }
+
+    // MARK: ranges from the chunk store
+
+    /// A 300 KB video in 64 KiB chunks, all of it stored; its `/v1/asset` target.
+    static func storedVideo(_ harness: ServerHarness, headers: [(String, String)] = freshForAnHour) async throws -> String {
+        harness.origin.setRoute("/v.mp4", .resource(TestResource(content: .generated(length: 300_000), eTag: "\"v\"", headers: headers)))
+        let target = harness.endpoint("asset", originPath: "/v.mp4")
+        let whole = try await harness.send(target, headers: [("Range", "bytes=0-")])
+        #expect(whole.body == TestContent.generatedBytes(0..<300_000))
+        return target
+    }
+
+    @Test func storedRangesAreSentFromTheChunkFilesWithTheRespondersHead() async throws {
+        try await ServerHarness.with(chunkSize: 64 << 10) { harness in
+            let target = try await Self.storedVideo(harness)
+            let (channel, recorder) = try Self.embedded(harness)
+            // over three chunks: the head, then one file region per chunk, nothing passed on
+            try Self.feed(channel, "GET \(target) HTTP/1.1\r\nRange: bytes=60000-200000\r\n\r\n")
+            var parts: [IOData] = []
+            while let part = try channel.readOutbound(as: IOData.self) { parts.append(part) }
+            #expect(recorder.passedOn.isEmpty)
+            guard case .byteBuffer(let head) = parts.first else {
+                Issue.record("no head written")
+                return
+            }
+            #expect(String(buffer: head).hasPrefix("HTTP/1.1 206 Partial Content\r\n"))
+            let regions = parts.dropFirst().compactMap { part -> Range<Int>? in
+                if case .fileRegion(let region) = part { return region.readerIndex..<region.endIndex }
+                return nil
+            }
+            #expect(regions == [60_000..<65_536, 0..<65_536, 0..<65_536, 0..<3_393])
+            _ = try channel.finish()
+
+            // over a socket: the bytes, and the head the responder gives the same range (If-Range
+            // makes it the responder's) but the age
+            let fast = try await harness.send(target, headers: [("Range", "bytes=60000-200000")])
+            let slow = try await harness.send(target, headers: [("Range", "bytes=60000-200000"), ("If-Range", "\"v\"")])
+            #expect(fast.status == 206)
+            #expect(fast.body == TestContent.generatedBytes(60_000..<200_001))
+            #expect(slow.body == fast.body)
+            func fields(_ answer: ServerHarness.Answer) -> [String: String] {
+                var fields: [String: String] = [:]
+                for field in answer.headers where field.name.lowercased() != "age" { fields[field.name.lowercased()] = field.value }
+                return fields
+            }
+            #expect(fields(fast) == fields(slow))
+            #expect(fast.header("Age") != nil)
+        }
+    }
+
+    @Test func rangesTheStoreCannotAnswerWholeGoToTheResponder() async throws {
+        try await ServerHarness.with(chunkSize: 64 << 10) { harness in
+            let target = try await Self.storedVideo(harness)
+            harness.origin.setRoute("/stale.mp4", .resource(TestResource(content: .generated(length: 200_000), eTag: "\"s\"",
+                headers: [("Cache-Control", "no-cache")])))
+            let stale = harness.endpoint("asset", originPath: "/stale.mp4")
+            _ = try await harness.send(stale, headers: [("Range", "bytes=0-")])
+            harness.origin.setRoute("/part.mp4", .resource(TestResource(content: .generated(length: 300_000), headers: freshForAnHour)))
+            let part = harness.endpoint("asset", originPath: "/part.mp4")
+            _ = try await harness.send(part, headers: [("Range", "bytes=0-10")])  // one chunk stored
+            let (channel, recorder) = try Self.embedded(harness)
+            let requests = [
+                "GET \(stale) HTTP/1.1\r\nRange: bytes=0-10\r\n\r\n",  // stored, but to be revalidated
+                "GET \(part) HTTP/1.1\r\nRange: bytes=0-100000\r\n\r\n",  // the second chunk is missing
+                "GET \(target) HTTP/1.1\r\nRange: bytes=0-1,5-6\r\n\r\n",  // several ranges
+                "GET \(target) HTTP/1.1\r\nRange: bytes=400000-\r\n\r\n",  // past the end: a 416
+                "HEAD \(target) HTTP/1.1\r\nRange: bytes=0-1\r\n\r\n",
+            ]
+            try Self.feed(channel, requests.joined())
+            #expect(String(decoding: recorder.passedOn, as: UTF8.self) == requests.joined())
+            _ = try channel.finish()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func hotRangesLeaveNoDescriptorOpen() async throws {
+        try await ServerHarness.with(chunkSize: 64 << 10) { harness in
+            let target = try await Self.storedVideo(harness)
+            let connection = try RawConnection(port: harness.port)
+            let request = "GET \(target) HTTP/1.1\r\nRange: bytes=65000-67000\r\n\r\n"  // over two chunks
+            // warm: the first answer opens what the process keeps open (the store, the loader)
+            try connection.send(request)
+            _ = await onOwnThread { connection.readResponses(count: 1, timeout: 10) }
+            let before = Self.openDescriptors(under: harness.directory.path)
+            let answers = await onOwnThread { () -> [RawConnection.Response] in
+                var answers: [RawConnection.Response] = []
+                for _ in 0..<50 {
+                    guard (try? connection.send(request + request)) != nil else { break }
+                    answers += connection.readResponses(count: 2, timeout: 10)
+                }
+                return answers
+            }
+            #expect(answers.count == 100)
+            #expect(answers.allSatisfy { $0.status == 206 })
+            #expect(answers.allSatisfy { $0.fields["content-length"] == "2001" && $0.fields["x-assetpipe-cache"] == "chunks" })
+            #expect(Self.openDescriptors(under: harness.directory.path) <= before)
+        }
+    }
+
+    /// The process's open descriptors of files under `directory` (this harness's chunk files, not
+    /// what tests running beside it open).
+    static func openDescriptors(under directory: String) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.filter { name in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"))?.hasPrefix(directory) == true
+        }.count
     }
 
     // MARK: over a socket

@@ -39,28 +39,34 @@ extension VideoUtil {
     /// ``storedRange(for:range:)`` by the URL's text.
     package func storedRange(address url: String, range: VideoByteRange) async throws -> StoredRange? {
         try range.validate()
+        return try await runIO { [self] () throws -> StoredRange? in try storedRangeNow(address: url, range: range) }
+    }
+
+    /// ``storedRange(for:range:)`` on the calling thread: in-memory lookups and, per chunk, an `open`
+    /// and an `fstat` of its file (what the server's event loop does for a hot range, as nginx opens
+    /// files on its event loop). Throws the store's errors as they are.
+    package func storedRangeNow(address url: String, range: VideoByteRange) throws -> StoredRange? {
+        try range.validate()
         let (store, key, policy, clock) = (self.store, Self.cacheKey(for: url), self.policy, self.clock)
-        return try await runIO { () throws -> StoredRange? in
-            guard let record = try store.record(forKey: key), let total = record.info.totalLength,
-                let stored = record.storedResponse,
-                case .fresh = policy.decide(stored: stored, request: HeaderFields(), now: clock.now)
-            else { return nil }
-            let resolved = try range.resolve(length: total)
-            guard !resolved.isEmpty else { return StoredRange(info: record.info, totalLength: total, range: resolved, pieces: []) }
-            let size = Int64(record.chunkSize)
-            let first = Int(resolved.lowerBound / size), last = Int((resolved.upperBound - 1) / size)
-            guard last - first < Self.maxStoredRangeChunks else { return nil }
-            var pieces: [StoredRange.Piece] = []
-            for index in first...last {
-                guard let file = try store.openChunk(forKey: key, generation: record.generation, index: index) else { return nil }
-                let chunkStart = Int64(index) * size
-                let from = Int(max(resolved.lowerBound, chunkStart) - chunkStart)
-                let to = Int(min(resolved.upperBound, chunkStart + Int64(file.length)) - chunkStart)
-                guard from < to else { return nil }
-                pieces.append(StoredRange.Piece(file: file, bytes: from..<to))
-            }
-            guard pieces.reduce(0, { $0 + $1.bytes.count }) == resolved.count else { return nil }
-            return StoredRange(info: record.info, totalLength: total, range: resolved, pieces: pieces)
+        guard let record = try store.record(forKey: key), let total = record.info.totalLength,
+            let stored = record.storedResponse,
+            case .fresh = policy.decide(stored: stored, request: HeaderFields(), now: clock.now)
+        else { return nil }
+        let resolved = try range.resolve(length: total)
+        guard !resolved.isEmpty else { return StoredRange(info: record.info, totalLength: total, range: resolved, pieces: []) }
+        let size = Int64(record.chunkSize)
+        let first = Int(resolved.lowerBound / size), last = Int((resolved.upperBound - 1) / size)
+        guard last - first < Self.maxStoredRangeChunks else { return nil }
+        var pieces: [StoredRange.Piece] = []
+        for index in first...last {
+            guard let file = try store.openChunk(forKey: key, generation: record.generation, index: index) else { return nil }
+            let chunkStart = Int64(index) * size
+            let from = Int(max(resolved.lowerBound, chunkStart) - chunkStart)
+            let to = Int(min(resolved.upperBound, chunkStart + Int64(file.length)) - chunkStart)
+            guard from < to else { return nil }
+            pieces.append(StoredRange.Piece(file: file, bytes: from..<to))
         }
+        guard pieces.reduce(0, { $0 + $1.bytes.count }) == resolved.count else { return nil }
+        return StoredRange(info: record.info, totalLength: total, range: resolved, pieces: pieces)
     }
 }

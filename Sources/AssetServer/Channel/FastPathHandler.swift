@@ -20,7 +20,7 @@ import NIOCore
 final class FastPathHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
-    typealias OutboundOut = ByteBuffer
+    typealias OutboundOut = IOData
 
     /// How many reads may bring one head before the decoder reads it instead.
     static let maxReadsPerHead = 8
@@ -81,12 +81,17 @@ final class FastPathHandler: ChannelInboundHandler, RemovableChannelHandler {
                 return
             case .head(let head):
                 pendingReads = 0
-                if head.method != .other, head.bodyLength == 0, !head.needsResponder, lifecycle.isQuiet,
-                    let hit = hit(head, in: buffer)
-                {
-                    write(hit, context: context)
-                    buffer.moveReaderIndex(forwardBy: head.length)
-                    continue
+                if head.method != .other, head.bodyLength == 0, !head.needsResponder, lifecycle.isQuiet {
+                    if head.range == nil, let hit = hit(head, in: buffer) {
+                        write(hit, context: context)
+                        buffer.moveReaderIndex(forwardBy: head.length)
+                        continue
+                    }
+                    if head.range != nil, head.method == .get, let hit = rangeHit(head, in: buffer) {
+                        write(hit, context: context)
+                        buffer.moveReaderIndex(forwardBy: head.length)
+                        continue
+                    }
                 }
                 passOn(context, buffer.readSlice(length: head.length)!)
                 bodyRemaining = head.bodyLength
@@ -129,14 +134,49 @@ final class FastPathHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// The hot answer of `head`, a `GET` with a `Range`, whose bytes are at the start of `buffer`.
+    private func rangeHit(_ head: RawRequestHead, in buffer: ByteBuffer) -> HotPath.RangeHit? {
+        guard let range = head.range else { return nil }
+        return buffer.withUnsafeReadableBytes { bytes in
+            hotPath.answerRange(
+                target: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[head.target]), as: UTF8.self),
+                rangeField: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self),
+                authorized: head.authorized)
+        }
+    }
+
+    /// Writes a range's head and its chunk files' parts, each from a descriptor of its own that is
+    /// closed once written (or once the connection fails the write).
+    private func write(_ hit: HotPath.RangeHit, context: ChannelHandlerContext) {
+        var handles: [NIOFileHandle] = []
+        for piece in hit.pieces {
+            guard let descriptor = try? piece.file.duplicateDescriptor() else {
+                // no descriptor left: the connection ends rather than send a short body
+                for handle in handles { try? handle.close() }
+                context.close(promise: nil)
+                return
+            }
+            handles.append(NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor))
+        }
+        context.write(wrapOutboundOut(.byteBuffer(hit.head)), promise: nil)
+        for (piece, handle) in zip(hit.pieces, handles) {
+            let region = FileRegion(fileHandle: handle, readerIndex: piece.bytes.lowerBound, endIndex: piece.bytes.upperBound)
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.whenComplete { _ in try? handle.close() }
+            context.write(wrapOutboundOut(.fileRegion(region)), promise: written)
+        }
+        needsFlush = true
+        hotPath.finished(hit)
+    }
+
     private func write(_ hit: HotPath.Hit, context: ChannelHandlerContext) {
         var head = context.channel.allocator.buffer(capacity: hit.head.readableBytes + 32)
         head.writeImmutableBuffer(hit.head)
         head.writeStaticString("Age: ")
         head.writeString(hit.age)
         head.writeStaticString("\r\n\r\n")
-        context.write(wrapOutboundOut(head), promise: nil)
-        if let body = hit.body { context.write(wrapOutboundOut(body), promise: nil) }
+        context.write(wrapOutboundOut(.byteBuffer(head)), promise: nil)
+        if let body = hit.body { context.write(wrapOutboundOut(.byteBuffer(body)), promise: nil) }
         needsFlush = true
         hotPath.finished(hit)
     }

@@ -18,6 +18,7 @@ import Synchronization
 struct HotPath: Sendable {
     let context: ServerContext
     let targets = HotTargets()
+    let chunkHeads = HotChunkHeads()
 
     /// A response ready to be written (its head but `Age`, as fields and as HTTP/1.1 bytes), and what
     /// to count once it is.
@@ -60,7 +61,7 @@ struct HotPath: Sendable {
     func answer(target: String, headOnly: Bool, accept: () -> String?, authorized: Bool) -> Hit? {
         guard context.state.isReady else { return nil }
         let start = ContinuousClock.now
-        guard let named = targets.lookup(target, { resolve(target) }) else { return nil }
+        guard let named = lookup(target) else { return nil }
         if let variantKeys = named.variantKeys {
             let key = variantKeys.count == 1 ? variantKeys[0] : variantKeys[AcceptedImageFormats.classIndex(accept())]
             guard let hot = context.manager.object(ServedVariant.self, forKey: key, kind: .image) else { return nil }
@@ -71,7 +72,9 @@ struct HotPath: Sendable {
                 status: 200, fields: hot.hotFields, head: hot.hotHead, age: hot.freshness.ageField(at: now),
                 body: headOnly || length == 0 ? nil : hot.body, meter: .variant(named.series), start: start)
         }
-        guard let hot = context.manager.object(ServedAsset.self, forKey: named.memoryKey, kind: named.kind) else { return nil }
+        guard named.endpoint != .asset || named.kind != .video,
+            let hot = context.manager.object(ServedAsset.self, forKey: named.memoryKey, kind: named.kind)
+        else { return nil }
         let now = context.now
         guard hot.isFresh(at: now), hot.status == 200 || named.proxied else { return nil }
         if named.proxied && authorized { return nil }
@@ -98,6 +101,11 @@ struct HotPath: Sendable {
         }
     }
 
+    /// What `target` names (remembered per target string).
+    func lookup(_ target: String) -> HotTarget? {
+        targets.lookup(target) { resolve(target) }
+    }
+
     /// What `target` names when the hot path may answer it at all; nil otherwise.
     private func resolve(_ target: String) -> HotTarget? {
         guard target.utf8.count <= context.configuration.maxRequestTargetBytes else { return nil }
@@ -107,14 +115,14 @@ struct HotPath: Sendable {
         }
         if uri.path == "/v1/asset" {
             let query = uri.queryParameters
-            guard let parameter = query["url"], !parameter.isEmpty, query["kind"] == nil else { return nil }
+            guard let parameter = query["url"], !parameter.isEmpty, query["kind"] == nil || query["kind"] == "video" else { return nil }
             let url = String(parameter)
             let entry = CacheKeyMemo.shared.entry(for: url)
-            let kind = entry.kind ?? .raw
-            guard kind != .video else { return nil }
+            let kind = query["kind"] == "video" ? .video : entry.kind ?? .raw
             return HotTarget(
                 endpoint: .asset, kind: kind, memoryKey: ServedAsset.memoryKey(for: entry.key), proxied: false,
-                series: context.metrics.requestSeries(endpoint: ServerResponder.Endpoint.asset.rawValue, status: 200))
+                series: context.metrics.requestSeries(endpoint: ServerResponder.Endpoint.asset.rawValue, status: 200),
+                url: url, cacheKey: entry.key)
         }
         guard let origin = context.origin, !uri.path.hasPrefix("/v1/"), uri.path != "/metrics", uri.path != "/healthz",
             uri.path != "/readyz"
@@ -123,7 +131,8 @@ struct HotPath: Sendable {
         let entry = CacheKeyMemo.shared.entry(for: url)
         return HotTarget(
             endpoint: .proxy, kind: entry.kind ?? .raw, memoryKey: ServedAsset.memoryKey(for: entry.key), proxied: true,
-            series: context.metrics.requestSeries(endpoint: ServerResponder.Endpoint.proxy.rawValue, status: 200))
+            series: context.metrics.requestSeries(endpoint: ServerResponder.Endpoint.proxy.rawValue, status: 200),
+            url: url, cacheKey: entry.key)
     }
 
     /// Whether the request asks for more than a fresh whole body: cache directives, conditions,
@@ -148,6 +157,9 @@ struct HotTarget: Sendable {
     let proxied: Bool
     /// The metrics of a 200 answer to it.
     let series: ServerMetrics.RequestSeries
+    /// The asset's URL and cache key (empty for an image variant).
+    var url = ""
+    var cacheKey = ""
     /// For an image variant: the ``ServedVariant`` keys, one per class of `Accept`
     /// (``AcceptedImageFormats/classes``) or one when the format does not depend on it.
     var variantKeys: [String]? = nil

@@ -27,8 +27,8 @@ struct RawRequestHead: Equatable {
     var length: Int
     /// The body's length by `Content-Length` (0 without one).
     var bodyLength: Int
-    /// Whether a field asks for more than a fresh whole body: cache directives, conditions, a range,
-    /// `Expect`, or a `Connection` other than `keep-alive`.
+    /// Whether a field asks for more than a fresh body or a range of it: cache directives, conditions,
+    /// `Expect`, two `Range` fields, or a `Connection` other than `keep-alive`.
     var needsResponder = false
     /// Whether `Connection` names `close`: the connection ends after this request's response.
     var closes = false
@@ -37,6 +37,8 @@ struct RawRequestHead: Equatable {
     /// The value of its one `Accept` field, as offsets (nil without one; two make it
     /// ``needsResponder``).
     var accept: Range<Int>?
+    /// The value of its one `Range` field, as offsets (nil without one).
+    var range: Range<Int>?
 
     /// Reads the head at the start of `bytes`, which holds at most `limit` bytes of head before its
     /// end is found.
@@ -116,7 +118,10 @@ struct RawRequestHead: Equatable {
         let name = line.lowerBound..<colon
         switch name.count {
         case 5:
-            if equalsLowercased(bytes, name, "range") { head.needsResponder = true }
+            if equalsLowercased(bytes, name, "range") {
+                if head.range != nil { head.needsResponder = true }
+                head.range = start..<end
+            }
         case 6:
             if equalsLowercased(bytes, name, "accept") {
                 if head.accept != nil { head.needsResponder = true }

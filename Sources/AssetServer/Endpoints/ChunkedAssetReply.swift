@@ -124,11 +124,19 @@ struct ChunkedAssetReply: Sendable {
 
     /// The fields of the resource as the origin described it.
     private func headerFields(_ info: ChunkRecord.ResourceInfo) -> HTTPFields {
+        var fields = Self.resourceFields(info)
+        if let http = info.http {
+            let stored = StoredResponse(http)
+            fields[.age] = String(Int(min(context.policy.currentAge(of: stored, now: context.now), Double(CacheControl.maximumDeltaSeconds))))
+        }
+        return fields
+    }
+
+    /// The fields of the resource as the origin described it, but `Age`.
+    static func resourceFields(_ info: ChunkRecord.ResourceInfo) -> HTTPFields {
         var fields = HTTPFields()
         if let http = info.http {
             fields = PassedFields.asset(HeaderFields(http.headers.map { ($0.name, $0.value) }))
-            let stored = StoredResponse(http)
-            fields[.age] = String(Int(min(context.policy.currentAge(of: stored, now: context.now), Double(CacheControl.maximumDeltaSeconds))))
         }
         if let contentType = info.contentType { fields[.contentType] = contentType }
         if let eTag = info.eTag { fields[.eTag] = eTag }
