@@ -1,4 +1,5 @@
 import AssetImaging
+@testable import AssetLoading
 @testable import AssetServer
 import AssetTestSupport
 import Foundation
@@ -176,7 +177,8 @@ struct ImageServiceTests {
         }
     }
 
-    @Test func concurrentRequestsForOneColdVariantShareOneFetchAndOneTransform() async throws {
+    @Test(.timeLimit(.minutes(2)))
+    func concurrentRequestsForOneColdVariantShareOneFetchAndOneTransform() async throws {
         try await ServerHarness.with { harness in
             let gate = TestGate()
             harness.origin.setRoute("/held.jpg", .response(TestResponse(
@@ -188,7 +190,7 @@ struct ImageServiceTests {
                 for _ in 0..<callers { group.addTask { try await harness.send(target) } }
                 // the origin holds its answer until every other request has joined the one load
                 await harness.origin.waitForRequests(path: "/held.jpg", count: 1)
-                while harness.manager.loader.coalescedLoads < callers - 1 { try await Task.sleep(for: .milliseconds(5)) }
+                await harness.manager.loader.inFlight.waitForWaiters(callers)
                 gate.open()
                 return try await group.reduce(into: []) { $0.append($1) }
             }
