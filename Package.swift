@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "AssetCodecs", targets: ["AssetCodecs"]),
         .library(name: "AssetImaging", targets: ["AssetImaging"]),
         .library(name: "AssetLottie", targets: ["AssetLottie"]),
+        .library(name: "AssetLottieRender", targets: ["AssetLottieRender"]),
         .library(name: "AssetServer", targets: ["AssetServer"]),
         .executable(name: "assetpipe", targets: ["AssetPipelineCLI"]),
         .executable(name: "assetpipe-bench", targets: ["AssetBenchmarks"]),
@@ -91,6 +92,21 @@ let package = Package(
             dependencies: [
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
+        ),
+        // Lottie frames: rlottie (librlottie-dev, in scripts/install-deps) behind a small C++ shim that
+        // catches its exceptions; the Swift side checks everything it can before rlottie runs.
+        .systemLibrary(
+            name: "CRLottie",
+            pkgConfig: "rlottie",
+            providers: [.apt(["librlottie-dev"])]
+        ),
+        .target(
+            name: "CAssetLottieRender",
+            dependencies: ["CRLottie"]
+        ),
+        .target(
+            name: "AssetLottieRender",
+            dependencies: ["AssetCodecs", "AssetLottie", "CAssetLottieRender"]
         ),
 
         // MARK: storage
@@ -242,6 +258,10 @@ let package = Package(
         .testTarget(name: "AssetStorageTests", dependencies: ["AssetStorage", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "AssetCodecsTests", dependencies: ["AssetCodecs", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "AssetImagingTests", dependencies: ["AssetImaging", "AssetCodecs", "AssetTestSupport", "CWebP", "CAVIF"]),
+        .testTarget(name: "AssetLottieRenderTests", dependencies: [
+            "AssetLottieRender", "AssetLottie", "AssetCodecs", "AssetTestSupport",
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
         .testTarget(name: "AssetLottieTests", dependencies: ["AssetLottie", "AssetTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "AssetLoadingTests", dependencies: [
             "AssetLoading", "AssetStorage", "AssetTestSupport",
