@@ -205,6 +205,7 @@ let package = Package(
                 "AssetCodecs",
                 "AssetImaging",
                 "AssetLottie",
+                "AssetLottieRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
