@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "AssetCodecs", targets: ["AssetCodecs"]),
         .library(name: "AssetImaging", targets: ["AssetImaging"]),
         .library(name: "AssetLottie", targets: ["AssetLottie"]),
+        .library(name: "AssetLottieRender", targets: ["AssetLottieRender"]),
         .library(name: "AssetServer", targets: ["AssetServer"]),
         .executable(name: "assetpipe", targets: ["AssetPipelineCLI"]),
         .executable(name: "assetpipe-bench", targets: ["AssetBenchmarks"]),
@@ -92,6 +93,21 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
+        // Lottie frames: rlottie (librlottie-dev, in scripts/install-deps) behind a small C++ shim that
+        // catches its exceptions; the Swift side checks everything it can before rlottie runs.
+        .systemLibrary(
+            name: "CRLottie",
+            pkgConfig: "rlottie",
+            providers: [.apt(["librlottie-dev"])]
+        ),
+        .target(
+            name: "CAssetLottieRender",
+            dependencies: ["CRLottie"]
+        ),
+        .target(
+            name: "AssetLottieRender",
+            dependencies: ["AssetCodecs", "AssetLottie", "CAssetLottieRender"]
+        ),
 
         // MARK: storage
         .systemLibrary(
@@ -130,6 +146,7 @@ let package = Package(
                 "AssetCodecs",
                 "AssetImaging",
                 "AssetLottie",
+                "AssetLottieRender",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -188,6 +205,7 @@ let package = Package(
                 "AssetCodecs",
                 "AssetImaging",
                 "AssetLottie",
+                "AssetLottieRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
@@ -242,6 +260,10 @@ let package = Package(
         .testTarget(name: "AssetStorageTests", dependencies: ["AssetStorage", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "AssetCodecsTests", dependencies: ["AssetCodecs", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "AssetImagingTests", dependencies: ["AssetImaging", "AssetCodecs", "AssetTestSupport", "CWebP", "CAVIF"]),
+        .testTarget(name: "AssetLottieRenderTests", dependencies: [
+            "AssetLottieRender", "AssetLottie", "AssetCodecs", "AssetTestSupport",
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
         .testTarget(name: "AssetLottieTests", dependencies: ["AssetLottie", "AssetTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "AssetLoadingTests", dependencies: [
             "AssetLoading", "AssetStorage", "AssetTestSupport",
@@ -253,8 +275,8 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
         .testTarget(name: "AssetPipelineTests", dependencies: [
-            "AssetPipeline", "AssetStorage", "AssetLoading", "AssetCodecs", "AssetImaging", "AssetLottie", "AssetTestSupport",
-            .product(name: "Crypto", package: "swift-crypto"),
+            "AssetPipeline", "AssetStorage", "AssetLoading", "AssetCodecs", "AssetImaging", "AssetLottie", "AssetLottieRender",
+            "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "AssetServerTests", dependencies: [
             "AssetServer", "AssetPipeline", "AssetStorage", "AssetLoading", "AssetTestSupport",

@@ -16,6 +16,7 @@ struct Bench: AsyncParsableCommand {
             FetchBenchmark.self,
             FillCacheCommand.self,
             LottieBenchmark.self,
+            LottieFramesCommand.self,
             MemoryCacheBenchmark.self,
             TransformBenchmark.self,
             UtilsBenchmark.self,

@@ -152,6 +152,14 @@ struct JSONParserTests {
         }
     }
 
+    @Test func integralNumbersCanBeWrittenAsIntegers() throws {
+        let value = try LottieParser().parseJSON(Array(#"{"w":512.0,"fr":29.97,"ip":-0.0,"big":1e300,"n":[3,2.5e1]}"#.utf8))
+        #expect(String(decoding: JSONWriter().write(value), as: UTF8.self)
+            == #"{"w":512.0,"fr":29.97,"ip":-0.0,"big":1e+300,"n":[3,25.0]}"#)
+        #expect(String(decoding: JSONWriter(integralNumbersAsIntegers: true).write(value), as: UTF8.self)
+            == #"{"w":512,"fr":29.97,"ip":0,"big":1e+300,"n":[3,25]}"#)
+    }
+
     @Test func limitsAreTypedErrors() throws {
         var configuration = LottieParser.Configuration()
         configuration.maxInputBytes = 10

@@ -3,6 +3,10 @@
 /// Iterative like the parser, so any value the parser accepted can be written back. Doubles always
 /// read back as doubles (`30.0`, `1e+16`), so `.int` and `.double` survive a round trip; non-finite
 /// doubles (which the parser never produces) are written as `null`.
+///
+/// With ``integralNumbersAsIntegers``, a double with an integral value is written as an integer
+/// instead (`30`, not `30.0`): for readers that take some members only as integers (rlottie reads
+/// `w`, `h`, `ty`, `ind` and `parent` so).
 public struct JSONWriter: Sendable {
     private enum Step {
         case value(JSONValue)
@@ -10,8 +14,13 @@ public struct JSONWriter: Sendable {
         case key(String)
     }
 
-    /// Creates a writer (it has no options).
-    public init() {}
+    /// Write doubles with an integral value of magnitude below 2^53 as integers. Default false.
+    public var integralNumbersAsIntegers: Bool
+
+    /// Creates a writer; by default doubles stay doubles.
+    public init(integralNumbersAsIntegers: Bool = false) {
+        self.integralNumbersAsIntegers = integralNumbersAsIntegers
+    }
 
     /// `value` as JSON bytes.
     public func write(_ value: JSONValue) -> [UInt8] {
@@ -56,6 +65,10 @@ public struct JSONWriter: Sendable {
     private func writeDouble(_ number: Double, to output: inout [UInt8]) {
         guard number.isFinite else {
             output.append(contentsOf: "null".utf8)
+            return
+        }
+        if integralNumbersAsIntegers, number.rounded(.towardZero) == number, abs(number) < 9_007_199_254_740_992 {
+            output.append(contentsOf: String(Int64(number)).utf8)
             return
         }
         output.append(contentsOf: number.description.utf8)

@@ -1,5 +1,6 @@
 import AssetLoading
 import AssetLottie
+import AssetLottieRender
 import NIOPosix
 
 extension LottieUtil {
@@ -32,7 +33,7 @@ extension LottieUtil {
         }
     }
 
-    /// Limits and threads of a ``LottieUtil``.
+    /// Limits and threads of a ``LottieUtil``: the reader's, the renderer's, and the threads both run on.
     public struct Configuration: Sendable {
         /// The reader's limits (input bytes, nesting depth, layers, archive entries, decompressed
         /// bytes). Its `parser.strict` is replaced by each call's ``Options/strict``. Default: the
@@ -41,11 +42,18 @@ extension LottieUtil {
         /// Threads that parse: a started pool the caller owns and stops, or nil for the manager's
         /// I/O threads. Either way parsing runs off Swift's cooperative pool. Default: nil.
         public var parsePool: NIOThreadPool?
+        /// The frame renderer's limits (frame size, the animation's declared size, embedded images,
+        /// nesting); frames render on the same threads as parses. Default: the renderer's defaults.
+        public var renderer: LottieFrameRenderer.Configuration
 
-        /// Creates a configuration; both parameters default to the values documented on their properties.
-        public init(reader: LottieDocumentReader.Configuration = .init(), parsePool: NIOThreadPool? = nil) {
+        /// Creates a configuration; every parameter defaults to the value documented on its property.
+        public init(
+            reader: LottieDocumentReader.Configuration = .init(), parsePool: NIOThreadPool? = nil,
+            renderer: LottieFrameRenderer.Configuration = .init()
+        ) {
             self.reader = reader
             self.parsePool = parsePool
+            self.renderer = renderer
         }
 
         /// The reader for one call's options.

@@ -1,5 +1,6 @@
 import AssetLoading
 import AssetLottie
+import AssetLottieRender
 import AssetStorage
 import Synchronization
 
@@ -45,6 +46,8 @@ public final class LottieUtil: Sendable {
     public let configuration: Configuration
     let loads: MemoizedLoader<Memoized>
     let parses = Atomic<Int>(0)
+    /// Renders frames (`frame(for:at:size:options:)`) with ``Configuration/renderer``'s limits.
+    let renderer: LottieFrameRenderer
 
     /// What the lottie memory cache holds: the document and its default animation, picked once.
     final class Memoized: Sendable {
@@ -63,6 +66,7 @@ public final class LottieUtil: Sendable {
         self.manager = manager
         self.configuration = configuration
         self.loads = MemoizedLoader(manager: manager, kind: .lottie)
+        self.renderer = LottieFrameRenderer(configuration: configuration.renderer)
     }
 
     /// Parses started by this util (memory hits and coalesced callers start none).

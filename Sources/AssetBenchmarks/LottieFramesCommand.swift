@@ -1,0 +1,60 @@
+import ArgumentParser
+import AssetLottie
+import AssetLottieRender
+import AssetPipeline
+import Foundation
+
+/// Renders one frame of each Lottie file given (plain JSON, dotLottie or `.tgs`, sniffed) through
+/// our reader and `LottieFrameRenderer`, as `LottieUtil.frame` does; prints one tab-separated line
+/// per file: path, `rendered` or the error's code, then what was rendered (size, frame count,
+/// pixels not fully transparent, images left out, milliseconds) or the error's message. `scripts/lottie-frames-check` runs it
+/// once per file, so that a file that crashes rlottie names itself.
+struct LottieFramesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lottie-frames",
+        abstract: "Render one frame of Lottie files with rlottie; print a line per file (see scripts/lottie-frames-check)."
+    )
+
+    @Argument(help: "Lottie files (JSON, .lottie, .tgs).")
+    var files: [String]
+
+    @Option(help: "The frame: a number from the in point, or a progress with a p suffix (0.5p).")
+    var frame = "0"
+
+    @Option(help: "The width of the frame (the height follows); the animation's own size when not given.")
+    var width: Int?
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one file") }
+        guard time != nil else { throw ValidationError("--frame takes a frame number (30) or a progress (0.5p)") }
+    }
+
+    private var time: LottieFrameTime? {
+        if frame.hasSuffix("p") { return Double(frame.dropLast()).map(LottieFrameTime.progress) }
+        return Int(frame).map(LottieFrameTime.frame)
+    }
+
+    func run() async throws {
+        let renderer = LottieFrameRenderer()
+        let reader = LottieDocumentReader()
+        for file in files {
+            let line: String
+            do {
+                let document = try reader.read(contentsOfFile: file)
+                guard let animation = document.defaultEntry?.animation else { throw LottieError.animationNotFound }
+                let start = DispatchTime.now().uptimeNanoseconds
+                let input = try renderer.prepare(animation)
+                let bitmap = try renderer.render(input, at: time ?? .frame(0), size: LottieFrameSize(width: width))
+                let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+                let visible = stride(from: 3, to: bitmap.pixels.count, by: 4).reduce(0) { $0 + (bitmap.pixels[$1] == 0 ? 0 : 1) }
+                line = "rendered\t\(bitmap.width)x\(bitmap.height) frames=\(input.frameCount) visiblePixels=\(visible)"
+                    + " omittedImages=\(input.omittedImageCount) ms=\(String(format: "%.1f", milliseconds))"
+            } catch let error as LottieRenderError {
+                line = "\(error.shortDescription)\t\(error.message)"
+            } catch let error as LottieError {
+                line = "\(error.shortDescription)\t\(error.message)"
+            }
+            print("\(file)\t\(line)")
+        }
+    }
+}
