@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "AssetImaging", targets: ["AssetImaging"]),
         .library(name: "AssetLottie", targets: ["AssetLottie"]),
         .library(name: "AssetLottieRender", targets: ["AssetLottieRender"]),
+        .library(name: "AssetWorkers", targets: ["AssetWorkers"]),
         .library(name: "AssetServer", targets: ["AssetServer"]),
         .executable(name: "assetpipe", targets: ["AssetPipelineCLI"]),
         .executable(name: "assetpipe-bench", targets: ["AssetBenchmarks"]),
@@ -106,8 +107,10 @@ let package = Package(
         ),
         .target(
             name: "AssetLottieRender",
-            dependencies: ["AssetCodecs", "AssetLottie", "CAssetLottieRender"]
+            dependencies: ["AssetCodecs", "AssetLottie", "CAssetLottieRender", "AssetWorkers"]
         ),
+        // Worker processes for the renderers of hostile input: posix_spawn, pipes, a memory limit.
+        .target(name: "AssetWorkers"),
 
         // MARK: storage
         .systemLibrary(
@@ -190,6 +193,8 @@ let package = Package(
                 "AssetCodecs",
                 "AssetImaging",
                 "AssetLottie",
+                "AssetLottieRender",
+                "AssetWorkers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -215,6 +220,7 @@ let package = Package(
         .target(
             name: "AssetTestSupport",
             dependencies: [
+                "AssetWorkers",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -251,6 +257,11 @@ let package = Package(
             path: "Tests/Workers/LoaderWorker"
         ),
         .executableTarget(
+            name: "RenderWorker",
+            dependencies: ["AssetWorkers", "AssetLottieRender"],
+            path: "Tests/Workers/RenderWorker"
+        ),
+        .executableTarget(
             name: "ChunkStoreWorker",
             dependencies: ["AssetStorage"],
             path: "Tests/Workers/ChunkStoreWorker"
@@ -260,6 +271,9 @@ let package = Package(
         .testTarget(name: "AssetStorageTests", dependencies: ["AssetStorage", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "AssetCodecsTests", dependencies: ["AssetCodecs", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "AssetImagingTests", dependencies: ["AssetImaging", "AssetCodecs", "AssetTestSupport", "CWebP", "CAVIF"]),
+        .testTarget(name: "AssetWorkersTests", dependencies: [
+            "AssetWorkers", "AssetLottieRender", "AssetLottie", "AssetCodecs", "AssetTestSupport",
+        ]),
         .testTarget(name: "AssetLottieRenderTests", dependencies: [
             "AssetLottieRender", "AssetLottie", "AssetCodecs", "AssetTestSupport",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -275,7 +289,7 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
         .testTarget(name: "AssetPipelineTests", dependencies: [
-            "AssetPipeline", "AssetStorage", "AssetLoading", "AssetCodecs", "AssetImaging", "AssetLottie", "AssetLottieRender",
+            "AssetPipeline", "AssetStorage", "AssetLoading", "AssetCodecs", "AssetImaging", "AssetLottie", "AssetLottieRender", "AssetWorkers",
             "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "AssetServerTests", dependencies: [

@@ -56,6 +56,15 @@ public final class LottieFrameRenderer: Sendable {
         return try RLottieBridge.render(input, frame: frame, width: target.width, height: target.height)
     }
 
+    /// Makes every check ``render(_:at:size:)-(LottieRenderInput,_,_)`` makes before rlottie runs, without
+    /// rendering: for a frame rendered elsewhere (a worker process).
+    /// - Throws: `LottieRenderError`.
+    public func check(_ input: LottieRenderInput, at time: LottieFrameTime, size: LottieFrameSize = .natural) throws(LottieRenderError) {
+        let target = try size.resolved(naturalWidth: input.width, naturalHeight: input.height)
+        try checkFrameSize(target.width, target.height)
+        _ = try time.frameIndex(frameCount: input.frameCount)
+    }
+
     /// Refuses a frame size past the limits.
     func checkFrameSize(_ width: Int, _ height: Int) throws(LottieRenderError) {
         let maxDimension = configuration.maxDimension

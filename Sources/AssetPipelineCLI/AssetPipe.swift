@@ -21,6 +21,7 @@ struct AssetPipe: AsyncParsableCommand {
             RangeCommand.self,
             ServeCommand.self,
             SignCommand.self,
+            WorkerCommand.self,
         ]
     )
 

@@ -3,6 +3,7 @@ import AssetLottie
 import AssetLottieRender
 import AssetStorage
 import AssetTestSupport
+import AssetWorkers
 import Foundation
 import Testing
 @testable import AssetPipeline
@@ -25,6 +26,33 @@ struct LottieUtilFrameTests {
                 #expect(util.renderCount == 2)
                 #expect(origin.requestCount(path: "/solid.json") == 1)
                 #expect(util.cachedAnimation(for: url) != nil)
+            }
+        }
+    }
+
+    @Test func framesRenderedInAssetpipeWorkersEqualTheOnesRenderedHere() async throws {
+        let json = try UtilTestSupport.fixture("lottie/lottie-docs/layers-solid.json")
+        let workers = WorkerPool(configuration: .init(executable: builtProduct("assetpipe"), arguments: ["worker"], count: 1))
+        defer { workers.shutdown() }
+        try await withTestOrigin { origin in
+            origin.setRoute("/solid.json", .resource(TestResource(content: .bytes(json), headers: freshForAnHour)))
+            try await UtilTestSupport.withManager { manager in
+                let here = LottieUtil(manager: manager)
+                let there = LottieUtil(manager: manager, configuration: .init(renderWorkers: workers))
+                let url = try #require(URL(string: origin.url("/solid.json")))
+                for (time, size) in [(LottieFrameTime.frame(0), LottieFrameSize.natural), (.progress(1), LottieFrameSize(width: 40))] {
+                    let local = try await here.frame(for: url, at: time, size: size)
+                    let remote = try await there.frame(for: url, at: time, size: size)
+                    #expect(remote.width == local.width && remote.height == local.height)
+                    #expect(remote.pixels == local.pixels)
+                }
+                #expect(there.renderCount == 0)  // none in this process
+                #expect(workers.statistics.done == 2)
+                // refused here, before any worker sees it
+                await #expect(throws: LottieRenderError.sizeTooLarge) {
+                    try await there.frame(for: url, at: .frame(0), size: LottieFrameSize(width: 100_000))
+                }
+                #expect(workers.statistics.done + workers.statistics.failed == 2)
             }
         }
     }

@@ -1,6 +1,7 @@
 import AssetCodecs
 import AssetLottie
 import AssetLottieRender
+import AssetWorkers
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -31,17 +32,47 @@ extension LottieUtil {
     }
 
     /// One frame of an animation already here (any entry of a dotLottie's document, say),
-    /// rendered off Swift's cooperative pool on the threads that parse.
-    /// - Throws: `LottieRenderError`.
+    /// rendered off Swift's cooperative pool on the threads that parse, or in a worker process
+    /// (``Configuration/renderWorkers``).
+    /// - Throws: `LottieRenderError`; `renderFailed` also when the worker crashed, ran past its
+    ///   time or could not be started.
     public func frame(
         of animation: LottieAnimation, at time: LottieFrameTime, size: LottieFrameSize = .natural
     ) async throws -> Bitmap {
         let renderer = self.renderer
+        if let workers = configuration.renderWorkers {
+            return try await frameInWorker(animation, at: time, size: size, workers: workers)
+        }
         let body: @Sendable () throws -> Bitmap = { try renderer.render(animation, at: time, size: size) }
         if let pool = configuration.parsePool {
             return try await pool.runIfActive(body)
         }
         return try await manager.runIO(body)
+    }
+
+    /// The frame rendered by a worker: prepared and checked here, rendered there.
+    private func frameInWorker(
+        _ animation: LottieAnimation, at time: LottieFrameTime, size: LottieFrameSize, workers: WorkerPool
+    ) async throws -> Bitmap {
+        let renderer = self.renderer
+        let limits = configuration.renderer
+        let request: @Sendable () throws -> [UInt8] = {
+            let input = try renderer.prepare(animation)
+            try renderer.check(input, at: time, size: size)
+            return LottieFrameJob.request(input, at: time, size: size, limits: limits)
+        }
+        let payload: [UInt8]
+        if let pool = configuration.parsePool {
+            payload = try await pool.runIfActive(request)
+        } else {
+            payload = try await manager.runIO(request)
+        }
+        do {
+            return try LottieFrameJob.bitmap(fromReply: try await workers.run(LottieFrameJob.name, payload: payload))
+        } catch let error as WorkerError {
+            if let failure = error.failure { throw LottieRenderError(workerFailure: failure) }
+            throw LottieRenderError(workerFailure: WorkerFailure(code: "renderFailed", message: "the render worker \(error)"))
+        }
     }
 
     /// Frames this util has asked rlottie for (refusals, by our parser or the renderer's checks,

@@ -1,3 +1,4 @@
+import AssetWorkers
 import AssetLoading
 import AssetLottie
 import AssetLottieRender
@@ -45,15 +46,21 @@ extension LottieUtil {
         /// The frame renderer's limits (frame size, the animation's declared size, embedded images,
         /// nesting); frames render on the same threads as parses. Default: the renderer's defaults.
         public var renderer: LottieFrameRenderer.Configuration
+        /// Worker processes to render frames in (`assetpipe worker`, or any program serving
+        /// `LottieFrameJob` with `WorkerLoop`), so that a crash, hang or runaway allocation in
+        /// rlottie ends a worker, not this process; nil renders in this process. Our parser and the
+        /// renderer's checks run here either way. Default: nil.
+        public var renderWorkers: WorkerPool?
 
         /// Creates a configuration; every parameter defaults to the value documented on its property.
         public init(
             reader: LottieDocumentReader.Configuration = .init(), parsePool: NIOThreadPool? = nil,
-            renderer: LottieFrameRenderer.Configuration = .init()
+            renderer: LottieFrameRenderer.Configuration = .init(), renderWorkers: WorkerPool? = nil
         ) {
             self.reader = reader
             self.parsePool = parsePool
             self.renderer = renderer
+            self.renderWorkers = renderWorkers
         }
 
         /// The reader for one call's options.

@@ -5,10 +5,11 @@ import Synchronization
 import Glibc
 #endif
 
-/// A child process for tests, started with `posix_spawn`: standard streams piped, inherited or
-/// `/dev/null`, every other descriptor closed in the child, signals at their defaults.
+/// A child process started with `posix_spawn`: standard streams piped, inherited or `/dev/null`,
+/// every other descriptor closed in the child, signals at their defaults. ``WorkerPool`` runs its
+/// workers with it, and the tests their child processes.
 ///
-/// The tests do not use Foundation's `Process` on Linux: its `run()` lists `/proc/self/fd` with a
+/// Neither uses Foundation's `Process` on Linux: its `run()` lists `/proc/self/fd` with a
 /// copy of the whole 256-byte `d_name` of each entry, which reads past the end of glibc's directory
 /// buffer when the process holds about 1,350 descriptors or more, and the test process then dies of
 /// a bad pointer dereference (swift-corelibs-foundation PR #5472, fixed after Swift 6.3.1). A full
@@ -26,7 +27,9 @@ public final class ChildProcess: Sendable {
 
     /// How the child ended.
     public enum Termination: Equatable, Sendable {
+        /// It exited with this status.
         case exited(Int32)
+        /// A signal ended it.
         case signaled(Int32)
 
         /// The exit status; for a signal, 128 plus its number (as a shell reports it).
@@ -38,6 +41,7 @@ public final class ChildProcess: Sendable {
         }
     }
 
+    /// The child's process ID.
     public let pid: pid_t
     /// This side of the child's standard input (nil unless piped); close it to send end-of-file.
     public let standardInput: FileHandle?
@@ -152,7 +156,9 @@ public final class ChildProcess: Sendable {
     /// Waits, on a thread of its own, until the child ends.
     @discardableResult
     public func wait() async -> Termination {
-        await onOwnThread { self.waitUntilExit() }
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.waitUntilExit()) }.start()
+        }
     }
 
     /// Runs `executable` to its end on the calling thread and returns how it ended and what it wrote.

@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The messages between a ``WorkerPool`` and its workers, over the worker's standard input and
+/// output: a request names a job and carries its payload; a reply carries the result or an error.
+///
+/// ```
+/// request: "APW1" | u16 name length | name (UTF-8) | u64 payload length | payload
+/// reply:   "APW1" | u8 status (0 done, 1 failed) | u64 payload length | payload
+/// ```
+/// Integers are little-endian. A failure's payload is `code` and `message` in UTF-8, separated by a
+/// newline. Lengths past ``maxPayload`` end the exchange: the other side is broken or hostile.
+enum WorkerMessage {
+    static let magic: [UInt8] = Array("APW1".utf8)
+    /// The largest payload either side accepts: 1 GiB.
+    static let maxPayload = 1 << 30
+
+    static func request(job: String, payload: [UInt8]) -> [UInt8] {
+        var bytes = magic
+        let name = Array(job.utf8)
+        append(UInt64(name.count), width: 2, to: &bytes)
+        bytes += name
+        append(UInt64(payload.count), width: 8, to: &bytes)
+        bytes += payload
+        return bytes
+    }
+
+    static func reply(_ result: Result<[UInt8], WorkerFailure>) -> [UInt8] {
+        var bytes = magic
+        let payload: [UInt8]
+        switch result {
+        case .success(let done):
+            bytes.append(0)
+            payload = done
+        case .failure(let failure):
+            bytes.append(1)
+            payload = Array("\(failure.code)\n\(failure.message)".utf8)
+        }
+        append(UInt64(payload.count), width: 8, to: &bytes)
+        return bytes + payload
+    }
+
+    static func append(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
+        for shift in 0..<width { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(shift)))) }
+    }
+
+    static func integer(_ bytes: [UInt8]) -> UInt64 {
+        bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+    }
+}
+
+/// A job's failure as a worker reports it: a code (a typed error's short form, such as
+/// `renderFailed`) and a message for people.
+public struct WorkerFailure: Error, Sendable, Equatable {
+    /// The failure's code (a typed error's short form).
+    public var code: String
+    /// What went wrong, for people.
+    public var message: String
+
+    /// A failure with `code` and `message`.
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+}

@@ -1,0 +1,296 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a job did not come back from a worker.
+public struct WorkerError: Error, Sendable, CustomStringConvertible {
+    /// What happened to the job.
+    public enum Code: String, Sendable {
+        /// The worker died during the job (a signal, an exit): the job crashed it, or ran out of
+        /// the memory limit. A new worker takes its place.
+        case crashed
+        /// The job ran past the pool's timeout; the worker was killed and is replaced.
+        case timedOut
+        /// The job failed and said why (``failure``); the worker lives on.
+        case failed
+        /// No worker could be started, or the pool is shut down.
+        case unavailable
+    }
+
+    /// What happened to the job.
+    public let code: Code
+    /// What went wrong, for people.
+    public let message: String
+    /// The job's own code and message, for ``Code/failed``.
+    public let failure: WorkerFailure?
+
+    init(_ code: Code, _ message: String, failure: WorkerFailure? = nil) {
+        self.code = code
+        self.message = message
+        self.failure = failure
+    }
+
+    /// The code and the message: `crashed: <message>`.
+    public var description: String { "\(code.rawValue): \(message)" }
+}
+
+/// A small pool of worker processes that run jobs on untrusted input with C and C++ libraries
+/// (rlottie, FFmpeg's): a crash, a hang or a runaway allocation in a job ends that worker, never the
+/// process that asked, and the job ends as a ``WorkerError``.
+///
+/// - Workers are the program ``Configuration-swift.struct/executable`` with
+///   ``Configuration-swift.struct/arguments`` (for `assetpipe`, `worker`), serving with
+///   ``WorkerLoop``; they start on first use, at most ``Configuration-swift.struct/count``, and a
+///   worker that died is replaced by the next job that needs one.
+/// - Each job has ``Configuration-swift.struct/timeout``; past it the worker is killed (`SIGKILL`).
+/// - Each worker limits its own address space to ``Configuration-swift.struct/memoryLimit``.
+/// - Jobs wait for a free worker in order; the exchange with a worker runs on a thread of its own,
+///   never on Swift's cooperative pool.
+/// - Creating a pool sets `SIGPIPE` to be ignored in this process: a worker that dies while a
+///   request is written to it must not take the writer down.
+public final class WorkerPool: Sendable {
+    /// The worker program, how many workers, and each job's limits.
+    public struct Configuration: Sendable {
+        /// The worker program's path.
+        public var executable: String
+        /// Its arguments.
+        public var arguments: [String]
+        /// The most workers at once.
+        public var count: Int
+        /// How long one job may take.
+        public var timeout: Duration
+        /// Each worker's address-space limit in bytes (nil: none).
+        public var memoryLimit: Int?
+
+        /// A configuration; every parameter but the executable defaults to the value documented on
+        /// its property (2 workers, 30 s, 2 GiB).
+        public init(executable: String, arguments: [String] = [], count: Int = 2, timeout: Duration = .seconds(30),
+                    memoryLimit: Int? = 2 << 30) {
+            self.executable = executable
+            self.arguments = arguments
+            self.count = count
+            self.timeout = timeout
+            self.memoryLimit = memoryLimit
+        }
+    }
+
+    /// What the pool has done so far.
+    public struct Statistics: Sendable, Equatable {
+        /// Workers started.
+        public var started = 0
+        /// Jobs done.
+        public var done = 0
+        /// Jobs that failed with the job's own error (the worker lived on).
+        public var failed = 0
+        /// Jobs that crashed their worker.
+        public var crashed = 0
+        /// Jobs that ran past the timeout.
+        public var timedOut = 0
+        /// Workers running now.
+        public var running = 0
+    }
+
+    /// The pool's program, size and limits.
+    public let configuration: Configuration
+
+    private final class Worker: Sendable {
+        let process: ChildProcess
+        let input: Int32
+        let output: Int32
+
+        init(_ process: ChildProcess) {
+            self.process = process
+            self.input = process.standardInput!.fileDescriptor
+            self.output = process.standardOutput!.fileDescriptor
+        }
+
+        /// Kills and reaps it, and says how it ended.
+        func end() -> ChildProcess.Termination {
+            process.send(SIGKILL)
+            return process.waitUntilExit()
+        }
+    }
+
+    private struct State {
+        var idle: [Worker] = []
+        var live = 0
+        /// Jobs waiting for a worker: resumed with one, or with nil to start one themselves.
+        var waiting: [CheckedContinuation<Worker?, Never>] = []
+        var closed = false
+        var statistics = Statistics()
+    }
+
+    private let state = Mutex(State())
+
+    /// A pool that starts workers as jobs need them.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    deinit { shutdown() }
+
+    /// What the pool has done so far.
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// Runs `job` with `payload` on a worker and returns its result.
+    /// - Throws: ``WorkerError``.
+    public func run(_ job: String, payload: [UInt8]) async throws(WorkerError) -> [UInt8] {
+        let worker = try await acquire()
+        let request = WorkerMessage.request(job: job, payload: payload)
+        let timeout = configuration.timeout
+        let outcome: (Result<[UInt8], WorkerError>, alive: Bool) = await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: Self.exchange(worker, request, timeout: timeout)) }.start()
+        }
+        release(worker, alive: outcome.alive, outcome: outcome.0)
+        return try outcome.0.get()
+    }
+
+    /// Ends every idle worker (closing its input) and refuses new jobs; jobs running finish.
+    public func shutdown() {
+        let idle = state.withLock { state -> [Worker] in
+            state.closed = true
+            defer { state.idle.removeAll() }
+            state.live -= state.idle.count
+            state.statistics.running = state.live
+            for waiter in state.waiting { waiter.resume(returning: nil) }
+            state.waiting.removeAll()
+            return state.idle
+        }
+        for worker in idle {
+            try? worker.process.standardInput?.close()
+            _ = worker.process.waitUntilExit()
+        }
+    }
+
+    private func acquire() async throws(WorkerError) -> Worker {
+        enum Next { case worker(Worker), start, wait, closed }
+        let next = state.withLock { state -> Next in
+            if state.closed { return .closed }
+            if let worker = state.idle.popLast() { return .worker(worker) }
+            if state.live < max(1, configuration.count) {
+                state.live += 1
+                state.statistics.running = state.live
+                return .start
+            }
+            return .wait
+        }
+        switch next {
+        case .worker(let worker): return worker
+        case .start: return try start()
+        case .closed: throw WorkerError(.unavailable, "the worker pool is shut down")
+        case .wait:
+            let handed: Worker? = await withCheckedContinuation { continuation in
+                let closed = state.withLock { state -> Bool in
+                    if state.closed { return true }
+                    if let worker = state.idle.popLast() {
+                        continuation.resume(returning: worker)
+                        return false
+                    }
+                    if state.live < max(1, configuration.count) {
+                        state.live += 1
+                        state.statistics.running = state.live
+                        continuation.resume(returning: nil)
+                        return false
+                    }
+                    state.waiting.append(continuation)
+                    return false
+                }
+                if closed { continuation.resume(returning: nil) }
+            }
+            if let handed { return handed }
+            if state.withLock({ $0.closed }) { throw WorkerError(.unavailable, "the worker pool is shut down") }
+            return try start()
+        }
+    }
+
+    /// Starts a worker for a slot already counted in `live`.
+    private func start() throws(WorkerError) -> Worker {
+        var environment = ProcessInfo.processInfo.environment
+        if let limit = configuration.memoryLimit { environment[WorkerLoop.memoryLimitVariable] = String(limit) }
+        // a crash is an answer here, not something to spend seconds symbolicating
+        if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+        do {
+            let process = try ChildProcess(
+                configuration.executable, configuration.arguments, environment: environment, stdin: .pipe, stdout: .pipe,
+                stderr: .inherit)
+            state.withLock { $0.statistics.started += 1 }
+            return Worker(process)
+        } catch {
+            releaseSlot()
+            throw WorkerError(.unavailable, "could not start \(configuration.executable): \(error)")
+        }
+    }
+
+    private func release(_ worker: Worker, alive: Bool, outcome: Result<[UInt8], WorkerError>) {
+        state.withLock { state in
+            switch outcome {
+            case .success: state.statistics.done += 1
+            case .failure(let error):
+                switch error.code {
+                case .crashed: state.statistics.crashed += 1
+                case .timedOut: state.statistics.timedOut += 1
+                case .failed: state.statistics.failed += 1
+                case .unavailable: break
+                }
+            }
+        }
+        if alive, !state.withLock({ $0.closed }) {
+            let waiter = state.withLock { state -> CheckedContinuation<Worker?, Never>? in
+                if state.waiting.isEmpty {
+                    state.idle.append(worker)
+                    return nil
+                }
+                return state.waiting.removeFirst()
+            }
+            waiter?.resume(returning: worker)
+            return
+        }
+        if alive {
+            try? worker.process.standardInput?.close()
+            _ = worker.process.waitUntilExit()
+        }
+        releaseSlot()
+    }
+
+    /// Gives a dead worker's slot to the first job waiting (which starts a worker), or frees it.
+    private func releaseSlot() {
+        let waiter = state.withLock { state -> CheckedContinuation<Worker?, Never>? in
+            if !state.closed, !state.waiting.isEmpty { return state.waiting.removeFirst() }
+            state.live -= 1
+            state.statistics.running = state.live
+            return nil
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    /// One request and its reply, on the calling thread; whether the worker is still usable.
+    private static func exchange(_ worker: Worker, _ request: [UInt8], timeout: Duration) -> (Result<[UInt8], WorkerError>, alive: Bool) {
+        let deadline = ContinuousClock.now + timeout
+        func died(_ what: String) -> (Result<[UInt8], WorkerError>, alive: Bool) {
+            let termination = worker.end()
+            return (.failure(WorkerError(.crashed, "the worker \(what) (\(termination))")), false)
+        }
+        do {
+            try DescriptorIO.writeAll(worker.input, request)
+            let head = try DescriptorIO.read(worker.output, count: 13, deadline: deadline)
+            guard Array(head[0..<4]) == WorkerMessage.magic else { return died("answered with bytes that are not a reply") }
+            let length = WorkerMessage.integer(Array(head[5..<13]))
+            guard length <= UInt64(WorkerMessage.maxPayload) else { return died("announced a reply of \(length) bytes") }
+            let payload = try DescriptorIO.read(worker.output, count: Int(length), deadline: deadline)
+            if head[4] == 0 { return (.success(payload), true) }
+            let text = String(decoding: payload, as: UTF8.self)
+            let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+            let failure = WorkerFailure(code: String(parts[0]), message: parts.count > 1 ? String(parts[1]) : "")
+            return (.failure(WorkerError(.failed, failure.message, failure: failure)), true)
+        } catch .timedOut {
+            _ = worker.end()
+            return (.failure(WorkerError(.timedOut, "the job ran past \(timeout); the worker was killed")), false)
+        } catch {
+            return died("ended during the job")
+        }
+    }
+}
