@@ -303,7 +303,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "AssetPipelineCLITests", dependencies: [
-            "AssetStorage", "AssetLoading", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            "AssetStorage", "AssetLoading", "AssetCodecs", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),

@@ -46,6 +46,23 @@ public struct ImageHeader: Sendable, Hashable {
     /// Declared pixel count.
     public var pixelCount: Int { width * height }
 
+    /// A header of pixels that come from elsewhere than a file (a rendered frame, say), described
+    /// as the file they could be stored in.
+    public init(
+        format: ImageFormat, width: Int, height: Int, channels: Int, bitDepth: Int = 8, isInterlaced: Bool = false,
+        colorSpace: ColorSpace, hasAlpha: Bool, orientation: Int? = nil
+    ) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.bitDepth = bitDepth
+        self.isInterlaced = isInterlaced
+        self.colorSpace = colorSpace
+        self.hasAlpha = hasAlpha
+        self.orientation = orientation
+    }
+
     init(_ header: apc_header, format: ImageFormat) {
         self.format = format
         self.width = Int(header.width)

@@ -1,6 +1,7 @@
 import AssetCodecs
 import AssetLoading
 import AssetLottie
+import AssetLottieRender
 import AssetPipeline
 import AssetStorage
 import Foundation
@@ -77,6 +78,8 @@ struct CLIFailure: Error {
             problems = error.problems.map { ["path": $0.path, "message": $0.message] }
             path = error.path
             offset = error.offset
+        case let error as LottieRenderError:
+            self.init(code: error.shortDescription, message: error.message)
         case let error as LoaderError:
             self.init(code: error.shortDescription, message: error.message)
         case let error as StorageError:

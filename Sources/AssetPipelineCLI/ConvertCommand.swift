@@ -2,6 +2,8 @@ import ArgumentParser
 import AssetCodecs
 import AssetImaging
 import AssetLoading
+import AssetLottie
+import AssetLottieRender
 import AssetPipeline
 import Foundation
 
@@ -9,14 +11,17 @@ import Foundation
 struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Resize, crop and encode a PNG or JPEG (a file or an http(s) URL) to JPEG, PNG, WebP or AVIF.",
+        abstract: "Resize, crop and encode a PNG or JPEG, or a frame of a Lottie animation, to JPEG, PNG, WebP or AVIF.",
         discussion: """
             The output format is --format, else the output's extension (.jpg, .png, .webp, .avif). \
             The EXIF orientation is applied, an embedded ICC profile is converted to sRGB, and metadata \
             is stripped, unless --keep-metadata or --keep-icc say otherwise. A URL loads through the cache \
             (--cache-dir) and the variant is kept there too, as ImageUtil.variant does. \
             --transform takes the canonical text form (w=512,h=512,fit=cover,format=webp,q=80); the \
-            other flags override its values. The file appears only once complete.
+            other flags override its values. The file appears only once complete. \
+            --frame takes a still frame of a Lottie animation (JSON, .lottie or .tgs) instead: rendered \
+            with rlottie at the animation's own size after our parser's checks, then transformed \
+            (format auto gives PNG).
             Exits 1 when the input cannot be read, decoded or encoded, 2 on bad usage (a bad transform).
             """)
 
@@ -77,6 +82,11 @@ struct ConvertCommand: AsyncParsableCommand {
         "Refuse sources that declare more pixels than this (default 100000000).", valueName: "n"))
     var maxPixels: Int = ImageUtil.Options.defaultPixelBudget
 
+    @Option(help: ArgumentHelp(
+        "A still frame of a Lottie animation: a frame number from the in point (30), a position (50%) or a time (1.5s).",
+        valueName: "frame"))
+    var frame: String?
+
     @OptionGroup var cache: CacheOptions
     @OptionGroup var tier: TierOptions
     @OptionGroup var outputOptions: OutputOptions
@@ -134,6 +144,9 @@ struct ConvertCommand: AsyncParsableCommand {
             throw ValidationError(error.message)
         }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+        if let frame, FrameSpec(frame) == nil {
+            throw ValidationError("--frame takes a frame number (30), a position (50%) or a time (1.5s), not \(frame)")
+        }
     }
 
     func run() async throws {
@@ -163,6 +176,12 @@ struct ConvertCommand: AsyncParsableCommand {
     private func convert(_ transform: ImageTransform) async throws -> (format: OutputFormat, width: Int, height: Int, bytes: Int, origin: String?) {
         var limits = ImageProcessor.Configuration()
         limits.maxSourcePixels = maxPixels
+        if let frame, let spec = FrameSpec(frame) {
+            let bitmap = try await renderFrame(spec)
+            let encoded = try ImageProcessor(configuration: limits).process(bitmap: bitmap, transform: transform)
+            try write(encoded.bytes)
+            return (encoded.format, encoded.width, encoded.height, encoded.bytes.count, nil)
+        }
         guard let url = RemoteInput(input).url else {
             let data = try LocalInput.read(input, limit: limits.maxInputBytes)
             let encoded = try ImageProcessor(configuration: limits).process(data, transform: transform)
@@ -177,6 +196,22 @@ struct ConvertCommand: AsyncParsableCommand {
         return (variant.format, variant.width, variant.height, variant.data.count, variant.origin.rawValue)
     }
 
+    /// The frame of the input animation (a file here, a URL through the cache and LottieUtil).
+    private func renderFrame(_ spec: FrameSpec) async throws -> Bitmap {
+        guard let url = RemoteInput(input).url else {
+            let data = try LocalInput.read(input, limit: 256 << 20)
+            guard let animation = try LottieDocumentReader().read(data).defaultEntry?.animation else {
+                throw CLIFailure(code: "animationNotFound", message: "\(input) holds no animation")
+            }
+            return try LottieFrameRenderer().render(animation, at: spec.time(of: animation))
+        }
+        return try await cache.withManager(loader: try tier.loaderConfiguration()) { manager in
+            let lottie = LottieUtil(manager: manager)
+            let animation = try await lottie.animation(for: url)
+            return try await lottie.frame(of: animation, at: spec.time(of: animation))
+        }
+    }
+
     private func write(_ bytes: [UInt8]) throws {
         let file = try OutputFile(path: output)
         try bytes.withUnsafeBytes { try file.write($0) }
@@ -186,5 +221,42 @@ struct ConvertCommand: AsyncParsableCommand {
     static func failure(_ error: any Error) -> CLIFailure {
         if let error = error as? ImagingError { return CLIFailure(code: error.shortDescription, message: error.message) }
         return CLIFailure(error)
+    }
+}
+
+/// `--frame`: a frame number, a position or a time.
+enum FrameSpec: Equatable {
+    case number(Int)
+    case percent(Double)
+    case seconds(Double)
+
+    init?(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasSuffix("%"), let value = Double(trimmed.dropLast()), value.isFinite, (0...100).contains(value) {
+            self = .percent(value)
+        } else if trimmed.hasSuffix("s"), let value = Double(trimmed.dropLast()), value.isFinite, value >= 0 {
+            self = .seconds(value)
+        } else if let value = Int(trimmed), value >= 0 {
+            self = .number(value)
+        } else {
+            return nil
+        }
+    }
+
+    /// The frame of `animation` it names (a time at the animation's frame rate, from its in point).
+    func time(of animation: LottieAnimation) throws -> LottieFrameTime {
+        switch self {
+        case .number(let frame): return .frame(frame)
+        case .percent(let percent): return .progress(percent / 100)
+        case .seconds(let seconds):
+            guard let rate = animation.frameRate, rate > 0, rate.isFinite else {
+                throw CLIFailure(code: "frameOutOfRange", message: "the animation has no frame rate to place \(seconds)s")
+            }
+            let frame = (seconds * rate).rounded(.down)
+            guard frame < Double(Int32.max) else {
+                throw CLIFailure(code: "frameOutOfRange", message: "\(seconds)s is past any frame")
+            }
+            return .frame(Int(frame))
+        }
     }
 }

@@ -1,3 +1,4 @@
+import AssetCodecs
 import AssetTestSupport
 import Foundation
 import Testing
@@ -32,6 +33,47 @@ struct ConvertCommandTests {
         let tool = Self.referenceCheck(ext, out, scratch: dir)
         let check = try await shellAsync(tool)
         #expect(check.status == 0, "\(tool): \(check.stderr)")
+    }
+
+    @Test func aFrameOfALottieAnimationIsRenderedThenTransformed() async throws {
+        let dir = try CLIFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // lottie-docs' solid layer: 512x512 of "#ff0000"
+        let solid = dir.appendingPathComponent("solid.png").path
+        let result = try await assetpipeAsync([
+            "convert", CLIFixtures.path("lottie/lottie-docs/layers-solid.json"), "--frame", "0", "--width", "64", "-o", solid, "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try jsonObject(result.stdout)
+        #expect(json["format"] as? String == "png")  // auto, for a frame: PNG
+        #expect((json["width"] as? Int, json["height"] as? Int) == (64, 64))
+        let decoded = try ImageDecoder().decode(try Data(contentsOf: URL(fileURLWithPath: solid))).bitmap
+        #expect(decoded.width == 64 && decoded.height == 64)
+        #expect(stride(from: 0, to: decoded.pixels.count, by: 4).allSatisfy { decoded.pixels[$0..<$0 + 4] == [255, 0, 0, 255] })
+
+        // a moving animation: the start, the middle (50% and 1.5 s at 60 fps are frame 90 of 180)
+        let moving = CLIFixtures.path("lottie/lottie-docs/parenting.json")
+        var outputs: [String: Data] = [:]
+        for frame in ["0", "50%", "1.5s", "90"] {
+            let out = dir.appendingPathComponent("p-\(frame).webp").path
+            let run = try await assetpipeAsync(["convert", moving, "--frame", frame, "--width", "128", "-o", out])
+            #expect(run.status == 0, "\(run.stderr)")
+            outputs[frame] = try Data(contentsOf: URL(fileURLWithPath: out))
+        }
+        #expect(outputs["0"] != outputs["50%"])
+        #expect(outputs["50%"] == outputs["1.5s"] && outputs["50%"] == outputs["90"])
+
+        // past the end, and a file that is no animation: typed errors, exit 1; a bad spec: exit 2
+        let past = try await assetpipeAsync(["convert", moving, "--frame", "100000", "-o", dir.appendingPathComponent("x.png").path, "--json"])
+        #expect(past.status == 1)
+        #expect(past.stdout.contains("frameOutOfRange"))
+        let notLottie = try await assetpipeAsync([
+            "convert", CLIFixtures.path("imaging/orientation-6.jpg"), "--frame", "0", "-o", dir.appendingPathComponent("y.png").path,
+        ])
+        #expect(notLottie.status == 1)
+        let bad = try await assetpipeAsync(["convert", moving, "--frame", "soon", "-o", dir.appendingPathComponent("z.png").path])
+        #expect(bad.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.png").path))
     }
 
     @Test func aURLConvertsThroughTheCacheAndASecondRunTransformsNothing() async throws {

@@ -114,6 +114,32 @@ public struct ImageProcessor: Sendable {
         return EncodedImage(bytes: bytes, format: plan.format, width: bitmap.width, height: bitmap.height)
     }
 
+    /// Makes `transform` of pixels already decoded or rendered (a still frame of an animation or a
+    /// video): straight-alpha RGBA8 in sRGB, upright. `format=auto` without `accepted` gives PNG.
+    /// - Throws: ``ImagingError`` (`outputTooLarge`, `invalidTransform`, encoder failures).
+    public func process(bitmap: Bitmap, transform: ImageTransform, accepting accepted: [OutputFormat]? = nil) throws -> EncodedImage {
+        try transform.validate(maxOutputDimension: configuration.maxOutputDimension)
+        guard bitmap.width > 0, bitmap.height > 0, bitmap.bytesPerRow == bitmap.width * 4,
+            bitmap.pixels.count == bitmap.bytesPerRow * bitmap.height
+        else { throw ImagingError.invalidTransform("the bitmap is not \(bitmap.width)x\(bitmap.height) packed RGBA rows") }
+        let header = ImageHeader(
+            format: .png, width: bitmap.width, height: bitmap.height, channels: 4, colorSpace: .rgba, hasAlpha: true)
+        let plan = try TransformPlan(header: header, transform: transform, accepted: accepted, configuration: configuration)
+        Self.running.add(1, ordering: .relaxed)
+        defer { Self.running.subtract(1, ordering: .relaxed) }
+        var output = try ImagingBridge.resize(
+            bitmap, width: plan.resizeWidth, height: plan.resizeHeight, kernel: transform.kernel, opaque: false,
+            maxWorkBytes: plan.estimatedBytes * 2)
+        output = try crop(output, plan: plan, transform: transform)
+        output = pad(output, plan: plan, transform: transform)
+        let options = ImageEncoder.Options(
+            quality: transform.quality, progressive: transform.progressive, lossless: transform.lossless,
+            webpMethod: configuration.webpMethod, avifSpeed: configuration.avifSpeed, avifThreads: configuration.avifThreads,
+            background: transform.background ?? .white, maxOutputBytes: configuration.maxOutputBytes)
+        let bytes = try ImageEncoder().encode(output, as: plan.format, options: options)
+        return EncodedImage(bytes: bytes, format: plan.format, width: output.width, height: output.height)
+    }
+
     /// The crop of `fit=cover`: at the gravity's anchor, or the smart window.
     func crop(_ bitmap: Bitmap, plan: TransformPlan, transform: ImageTransform) throws -> Bitmap {
         let (width, height) = (plan.geometry.outputWidth, plan.geometry.outputHeight)
