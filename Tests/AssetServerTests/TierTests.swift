@@ -58,7 +58,8 @@ struct TierTests {
             origin.setRoute("/f.bin", .resource(TestResource(content: .bytes(Array("direct".utf8)), headers: freshForAnHour)))
             // a port nothing listens on: bind one, note it, close it
             let closedPort = try RawConnectionPort.unused()
-            let down = try #require(CacheTier(url: URL(string: "http://127.0.0.1:\(closedPort)")!))
+            defer { withExtendedLifetime(closedPort) {} }
+            let down = try #require(CacheTier(url: URL(string: "http://127.0.0.1:\(closedPort.port)")!))
             try await Self.withLocalManager(tier: down) { manager in
                 let answer = try await manager.load(AssetRequest(url: origin.location("/f.bin")))
                 guard case .originAfterTierFailure = answer.route else {
@@ -142,11 +143,22 @@ struct TierTests {
 
 import Synchronization
 
-/// A loopback port with nothing listening on it.
-enum RawConnectionPort {
-    static func unused() throws -> Int {
+/// A loopback port with nothing listening on it, kept bound (without `listen`) while the value
+/// lives: a connection to it is refused, and no server another test starts on port 0 can be given
+/// it meanwhile (a port bound, noted and closed at once was, under a parallel run).
+final class RawConnectionPort: @unchecked Sendable {
+    let port: Int
+    private let fd: Int32
+
+    private init(port: Int, fd: Int32) {
+        self.port = port
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    static func unused() throws -> RawConnectionPort {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -158,7 +170,10 @@ enum RawConnectionPort {
                 return getsockname(fd, pointer, &length)
             }
         }
-        guard bound == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+        return RawConnectionPort(port: Int(UInt16(bigEndian: address.sin_port)), fd: fd)
     }
 }
