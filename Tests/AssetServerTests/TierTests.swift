@@ -56,7 +56,7 @@ struct TierTests {
     @Test func aDownTierFallsBackToTheOriginOrFails() async throws {
         try await withTestOrigin { origin in
             origin.setRoute("/f.bin", .resource(TestResource(content: .bytes(Array("direct".utf8)), headers: freshForAnHour)))
-            // a port nothing listens on: bind one, note it, close it
+            // a port nothing listens on: bound without listen for the whole test
             let closedPort = try RawConnectionPort.unused()
             defer { withExtendedLifetime(closedPort) {} }
             let down = try #require(CacheTier(url: URL(string: "http://127.0.0.1:\(closedPort.port)")!))
