@@ -24,9 +24,15 @@ struct LottieFramesCommand: AsyncParsableCommand {
     @Option(help: "The width of the frame (the height follows); the animation's own size when not given.")
     var width: Int?
 
+    @Option(help: ArgumentHelp(
+        "Render this many frames spread over the animation (after one prepare, as LottieUtil renders a model it holds) and print frames per second instead.",
+        valueName: "n"))
+    var repeats: Int?
+
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one file") }
         guard time != nil else { throw ValidationError("--frame takes a frame number (30) or a progress (0.5p)") }
+        if let repeats, repeats < 1 { throw ValidationError("--repeats must be positive") }
     }
 
     private var time: LottieFrameTime? {
@@ -42,6 +48,17 @@ struct LottieFramesCommand: AsyncParsableCommand {
             do {
                 let document = try reader.read(contentsOfFile: file)
                 guard let animation = document.defaultEntry?.animation else { throw LottieError.animationNotFound }
+                if let repeats {
+                    let input = try renderer.prepare(animation)
+                    let size = LottieFrameSize(width: width)
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    for index in 0..<repeats {
+                        _ = try renderer.render(input, at: .frame(index * input.frameCount / repeats), size: size)
+                    }
+                    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                    print("\(file)\tfps\t\(String(format: "%.2f", Double(repeats) / seconds))")
+                    continue
+                }
                 let start = DispatchTime.now().uptimeNanoseconds
                 let input = try renderer.prepare(animation)
                 let bitmap = try renderer.render(input, at: time ?? .frame(0), size: LottieFrameSize(width: width))
