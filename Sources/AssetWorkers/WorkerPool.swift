@@ -166,44 +166,40 @@ public final class WorkerPool: Sendable {
         }
     }
 
+    private enum Claim { case worker(Worker), start, wait, closed }
+
+    /// An idle worker, else a slot to start one in (counted in `live` at once), else nothing.
+    private func claim(_ state: inout State) -> Claim {
+        if state.closed { return .closed }
+        if let worker = state.idle.popLast() { return .worker(worker) }
+        guard state.live < max(1, configuration.count) else { return .wait }
+        state.live += 1
+        state.statistics.running = state.live
+        return .start
+    }
+
     private func acquire() async throws(WorkerError) -> Worker {
-        enum Next { case worker(Worker), start, wait, closed }
-        let next = state.withLock { state -> Next in
-            if state.closed { return .closed }
-            if let worker = state.idle.popLast() { return .worker(worker) }
-            if state.live < max(1, configuration.count) {
-                state.live += 1
-                state.statistics.running = state.live
-                return .start
+        var next = state.withLock { claim(&$0) }
+        if case .wait = next {
+            // in line until a job hands its worker over (or its dead worker's slot: nil)
+            let handed: Worker? = await withCheckedContinuation { continuation in
+                let now = state.withLock { state -> Claim in
+                    let now = claim(&state)
+                    if case .wait = now { state.waiting.append(continuation) }
+                    return now
+                }
+                switch now {
+                case .worker(let worker): continuation.resume(returning: worker)
+                case .start, .closed: continuation.resume(returning: nil)
+                case .wait: break
+                }
             }
-            return .wait
+            next = handed.map(Claim.worker) ?? (state.withLock({ $0.closed }) ? .closed : .start)
         }
         switch next {
         case .worker(let worker): return worker
         case .start: return try start()
-        case .closed: throw WorkerError(.unavailable, "the worker pool is shut down")
-        case .wait:
-            let handed: Worker? = await withCheckedContinuation { continuation in
-                let closed = state.withLock { state -> Bool in
-                    if state.closed { return true }
-                    if let worker = state.idle.popLast() {
-                        continuation.resume(returning: worker)
-                        return false
-                    }
-                    if state.live < max(1, configuration.count) {
-                        state.live += 1
-                        state.statistics.running = state.live
-                        continuation.resume(returning: nil)
-                        return false
-                    }
-                    state.waiting.append(continuation)
-                    return false
-                }
-                if closed { continuation.resume(returning: nil) }
-            }
-            if let handed { return handed }
-            if state.withLock({ $0.closed }) { throw WorkerError(.unavailable, "the worker pool is shut down") }
-            return try start()
+        case .closed, .wait: throw WorkerError(.unavailable, "the worker pool is shut down")
         }
     }
 
@@ -226,7 +222,8 @@ public final class WorkerPool: Sendable {
     }
 
     private func release(_ worker: Worker, alive: Bool, outcome: Result<[UInt8], WorkerError>) {
-        state.withLock { state in
+        enum Then { case handOver(CheckedContinuation<Worker?, Never>), kept, end, freed }
+        let then = state.withLock { state -> Then in
             switch outcome {
             case .success: state.statistics.done += 1
             case .failure(let error):
@@ -237,23 +234,24 @@ public final class WorkerPool: Sendable {
                 case .unavailable: break
                 }
             }
-        }
-        if alive, !state.withLock({ $0.closed }) {
-            let waiter = state.withLock { state -> CheckedContinuation<Worker?, Never>? in
+            if alive, !state.closed {
                 if state.waiting.isEmpty {
                     state.idle.append(worker)
-                    return nil
+                    return .kept
                 }
-                return state.waiting.removeFirst()
+                return .handOver(state.waiting.removeFirst())
             }
-            waiter?.resume(returning: worker)
-            return
+            return alive ? .end : .freed
         }
-        if alive {
+        switch then {
+        case .handOver(let waiter): waiter.resume(returning: worker)
+        case .kept: break
+        case .end:
             try? worker.process.standardInput?.close()
             _ = worker.process.waitUntilExit()
+            releaseSlot()
+        case .freed: releaseSlot()
         }
-        releaseSlot()
     }
 
     /// Gives a dead worker's slot to the first job waiting (which starts a worker), or frees it.

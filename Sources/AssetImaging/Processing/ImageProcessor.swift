@@ -104,10 +104,7 @@ public struct ImageProcessor: Sendable {
             bitmap = try ImagingBridge.convertToSRGB(bitmap, profile: source)
         }
         bitmap = pad(bitmap, plan: plan, transform: transform)
-        var options = ImageEncoder.Options(
-            quality: transform.quality, progressive: transform.progressive, lossless: transform.lossless,
-            webpMethod: configuration.webpMethod, avifSpeed: configuration.avifSpeed, avifThreads: configuration.avifThreads,
-            background: transform.background ?? .white, maxOutputBytes: configuration.maxOutputBytes)
+        var options = encoderOptions(transform)
         if transform.keepICCProfile, let profile { options.iccProfile = profile }
         if transform.keepMetadata, let exif = metadata.exif { options.exif = ExifOrientation.uprighted(exif) }
         let bytes = try ImageEncoder().encode(bitmap, as: plan.format, options: options)
@@ -132,12 +129,16 @@ public struct ImageProcessor: Sendable {
             maxWorkBytes: plan.estimatedBytes * 2)
         output = try crop(output, plan: plan, transform: transform)
         output = pad(output, plan: plan, transform: transform)
-        let options = ImageEncoder.Options(
+        let bytes = try ImageEncoder().encode(output, as: plan.format, options: encoderOptions(transform))
+        return EncodedImage(bytes: bytes, format: plan.format, width: output.width, height: output.height)
+    }
+
+    /// The encoder's options of `transform` under this processor's configuration.
+    func encoderOptions(_ transform: ImageTransform) -> ImageEncoder.Options {
+        ImageEncoder.Options(
             quality: transform.quality, progressive: transform.progressive, lossless: transform.lossless,
             webpMethod: configuration.webpMethod, avifSpeed: configuration.avifSpeed, avifThreads: configuration.avifThreads,
             background: transform.background ?? .white, maxOutputBytes: configuration.maxOutputBytes)
-        let bytes = try ImageEncoder().encode(output, as: plan.format, options: options)
-        return EncodedImage(bytes: bytes, format: plan.format, width: output.width, height: output.height)
     }
 
     /// The crop of `fit=cover`: at the gravity's anchor, or the smart window.
