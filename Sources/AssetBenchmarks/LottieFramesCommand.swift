@@ -18,7 +18,7 @@ struct LottieFramesCommand: AsyncParsableCommand {
     @Argument(help: "Lottie files (JSON, .lottie, .tgs).")
     var files: [String]
 
-    @Option(help: "The frame: a number from the in point, or a progress with a p suffix (0.5p).")
+    @Option(help: "The frame: a number from the in point (30), a position (50%) or a time (1.5s).")
     var frame = "0"
 
     @Option(help: "The width of the frame (the height follows); the animation's own size when not given.")
@@ -31,14 +31,11 @@ struct LottieFramesCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one file") }
-        guard time != nil else { throw ValidationError("--frame takes a frame number (30) or a progress (0.5p)") }
+        guard spec != nil else { throw ValidationError("--frame takes a frame number (30), a position (50%) or a time (1.5s)") }
         if let repeats, repeats < 1 { throw ValidationError("--repeats must be positive") }
     }
 
-    private var time: LottieFrameTime? {
-        if frame.hasSuffix("p") { return Double(frame.dropLast()).map(LottieFrameTime.progress) }
-        return Int(frame).map(LottieFrameTime.frame)
-    }
+    private var spec: LottieFrameSpec? { LottieFrameSpec(frame) }
 
     func run() async throws {
         let renderer = LottieFrameRenderer()
@@ -61,7 +58,7 @@ struct LottieFramesCommand: AsyncParsableCommand {
                 }
                 let start = DispatchTime.now().uptimeNanoseconds
                 let input = try renderer.prepare(animation)
-                let bitmap = try renderer.render(input, at: time ?? .frame(0), size: LottieFrameSize(width: width))
+                let bitmap = try renderer.render(input, at: try (spec ?? .number(0)).time(of: animation), size: LottieFrameSize(width: width))
                 let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
                 let visible = stride(from: 3, to: bitmap.pixels.count, by: 4).reduce(0) { $0 + (bitmap.pixels[$1] == 0 ? 0 : 1) }
                 line = "rendered\t\(bitmap.width)x\(bitmap.height) frames=\(input.frameCount) visiblePixels=\(visible)"

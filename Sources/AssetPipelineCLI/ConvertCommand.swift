@@ -144,7 +144,7 @@ struct ConvertCommand: AsyncParsableCommand {
             throw ValidationError(error.message)
         }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
-        if let frame, FrameSpec(frame) == nil {
+        if let frame, LottieFrameSpec(frame) == nil {
             throw ValidationError("--frame takes a frame number (30), a position (50%) or a time (1.5s), not \(frame)")
         }
     }
@@ -176,7 +176,7 @@ struct ConvertCommand: AsyncParsableCommand {
     private func convert(_ transform: ImageTransform) async throws -> (format: OutputFormat, width: Int, height: Int, bytes: Int, origin: String?) {
         var limits = ImageProcessor.Configuration()
         limits.maxSourcePixels = maxPixels
-        if let frame, let spec = FrameSpec(frame) {
+        if let frame, let spec = LottieFrameSpec(frame) {
             let bitmap = try await renderFrame(spec)
             let encoded = try ImageProcessor(configuration: limits).process(bitmap: bitmap, transform: transform)
             try write(encoded.bytes)
@@ -197,7 +197,7 @@ struct ConvertCommand: AsyncParsableCommand {
     }
 
     /// The frame of the input animation (a file here, a URL through the cache and LottieUtil).
-    private func renderFrame(_ spec: FrameSpec) async throws -> Bitmap {
+    private func renderFrame(_ spec: LottieFrameSpec) async throws -> Bitmap {
         guard let url = RemoteInput(input).url else {
             let data = try LocalInput.read(input, limit: 256 << 20)
             guard let animation = try LottieDocumentReader().read(data).defaultEntry?.animation else {
@@ -224,39 +224,3 @@ struct ConvertCommand: AsyncParsableCommand {
     }
 }
 
-/// `--frame`: a frame number, a position or a time.
-enum FrameSpec: Equatable {
-    case number(Int)
-    case percent(Double)
-    case seconds(Double)
-
-    init?(_ text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.hasSuffix("%"), let value = Double(trimmed.dropLast()), value.isFinite, (0...100).contains(value) {
-            self = .percent(value)
-        } else if trimmed.hasSuffix("s"), let value = Double(trimmed.dropLast()), value.isFinite, value >= 0 {
-            self = .seconds(value)
-        } else if let value = Int(trimmed), value >= 0 {
-            self = .number(value)
-        } else {
-            return nil
-        }
-    }
-
-    /// The frame of `animation` it names (a time at the animation's frame rate, from its in point).
-    func time(of animation: LottieAnimation) throws -> LottieFrameTime {
-        switch self {
-        case .number(let frame): return .frame(frame)
-        case .percent(let percent): return .progress(percent / 100)
-        case .seconds(let seconds):
-            guard let rate = animation.frameRate, rate > 0, rate.isFinite else {
-                throw CLIFailure(code: "frameOutOfRange", message: "the animation has no frame rate to place \(seconds)s")
-            }
-            let frame = (seconds * rate).rounded(.down)
-            guard frame < Double(Int32.max) else {
-                throw CLIFailure(code: "frameOutOfRange", message: "\(seconds)s is past any frame")
-            }
-            return .frame(Int(frame))
-        }
-    }
-}
