@@ -17,36 +17,32 @@ enum WorkerMessage {
     static let maxPayload = 1 << 30
 
     static func request(job: String, payload: [UInt8]) -> [UInt8] {
-        var bytes = magic
-        let name = Array(job.utf8)
-        append(UInt64(name.count), width: 2, to: &bytes)
-        bytes += name
-        append(UInt64(payload.count), width: 8, to: &bytes)
-        bytes += payload
-        return bytes
+        var writer = WorkerPayloadWriter(capacity: 16 + job.utf8.count + payload.count)
+        writer.append(contentsOf: magic)
+        writer.append(UInt64(job.utf8.count), width: 2)
+        writer.append(contentsOf: job.utf8)
+        writer.append(UInt64(payload.count))
+        writer.append(contentsOf: payload)
+        return writer.bytes
     }
 
     static func reply(_ result: Result<[UInt8], WorkerFailure>) -> [UInt8] {
-        var bytes = magic
-        let payload: [UInt8]
-        switch result {
-        case .success(let done):
-            bytes.append(0)
-            payload = done
-        case .failure(let failure):
-            bytes.append(1)
-            payload = Array("\(failure.code)\n\(failure.message)".utf8)
+        let (status, payload): (UInt8, [UInt8]) = switch result {
+        case .success(let done): (0, done)
+        case .failure(let failure): (1, Array("\(failure.code)\n\(failure.message)".utf8))
         }
-        append(UInt64(payload.count), width: 8, to: &bytes)
-        return bytes + payload
+        var writer = WorkerPayloadWriter(capacity: 13 + payload.count)
+        writer.append(contentsOf: magic)
+        writer.append(byte: status)
+        writer.append(UInt64(payload.count))
+        writer.append(contentsOf: payload)
+        return writer.bytes
     }
 
-    static func append(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
-        for shift in 0..<width { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(shift)))) }
-    }
-
+    /// The little-endian integer of `bytes` (all of them).
     static func integer(_ bytes: [UInt8]) -> UInt64 {
-        bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        var reader = WorkerPayloadReader(bytes)
+        return reader.word(width: bytes.count) ?? 0
     }
 }
 
