@@ -375,7 +375,8 @@ struct ImageServiceTests {
             for head in ["GET /v1/image/\u{2211} HTTP/1.1\r\nHost: x\r\n\r\n", "GET /v1/asset?url=a\u{1}b HTTP/1.1\r\nHost: x\r\n\r\n"] {
                 let connection = try RawConnection(port: harness.port)
                 try connection.send(head)
-                let text = String(decoding: connection.readAll(timeout: 10), as: UTF8.self)
+                // the blocking read runs on a thread of its own, not the pool's (the server needs it)
+                let text = String(decoding: await onOwnThread { connection.readAll(timeout: 30) }, as: UTF8.self)
                 #expect(text.hasPrefix("HTTP/1.1 400"))
                 #expect(text.lowercased().contains("content-type: application/json"))
                 let body = try #require(text.components(separatedBy: "\r\n\r\n").last)
