@@ -23,6 +23,26 @@ public enum WorkerLoop {
     /// The environment variable that carries the memory limit in bytes.
     public static let memoryLimitVariable = "ASSETPIPE_WORKER_MEMORY_LIMIT"
 
+    /// Asks the parent for `count` bytes of the job's source at `offset` (see
+    /// ``WorkerPool/run(_:payload:reads:)``) and waits for them. Call it only from a job, on the
+    /// thread that runs it.
+    /// - Returns: at most `count` bytes (fewer only at the source's end), or nil when the parent's
+    ///   read failed or the job was started without reads.
+    public static func readFromParent(offset: Int64, count: Int) -> [UInt8]? {
+        guard count >= 0, count <= WorkerMessage.maxPayload else { return nil }
+        do {
+            try DescriptorIO.writeAll(1, WorkerMessage.read(offset: offset, count: count))
+            let head = try DescriptorIO.read(0, count: 13, deadline: nil)
+            guard Array(head[0..<4]) == WorkerMessage.magic else { exit(2) }
+            let length = WorkerMessage.integer(Array(head[5..<13]))
+            guard length <= UInt64(count) else { exit(2) }
+            let bytes = try DescriptorIO.read(0, count: Int(length), deadline: nil)
+            return head[4] == 0 ? bytes : nil
+        } catch {
+            exit(0)  // the pool is gone
+        }
+    }
+
     /// Serves `jobs` by name and exits when the pool closes standard input (status 0), or with
     /// status 2 when a request is malformed.
     public static func serve(_ jobs: [String: Job]) -> Never {

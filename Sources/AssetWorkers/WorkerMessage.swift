@@ -7,10 +7,14 @@ import Glibc
 ///
 /// ```
 /// request: "APW1" | u16 name length | name (UTF-8) | u64 payload length | payload
-/// reply:   "APW1" | u8 status (0 done, 1 failed) | u64 payload length | payload
+/// reply:   "APW1" | u8 status (0 done, 1 failed, 2 a read) | u64 payload length | payload
+/// read:    payload = u64 offset | u32 count          (a job asks its parent for source bytes)
+/// answer:  "APW1" | u8 status (0 bytes, 1 failed) | u64 length | at most count bytes
 /// ```
-/// Integers are little-endian. A failure's payload is `code` and `message` in UTF-8, separated by a
-/// newline. Lengths past ``maxPayload`` end the exchange: the other side is broken or hostile.
+/// A job may send any number of reads before its reply; each gets its answer on the worker's
+/// input. Integers are little-endian. A failure's payload is `code` and `message` in UTF-8,
+/// separated by a newline. Lengths past ``maxPayload`` end the exchange: the other side is broken
+/// or hostile.
 enum WorkerMessage {
     static let magic: [UInt8] = Array("APW1".utf8)
     /// The largest payload either side accepts: 1 GiB.
@@ -36,6 +40,27 @@ enum WorkerMessage {
         writer.append(byte: status)
         writer.append(UInt64(payload.count))
         writer.append(contentsOf: payload)
+        return writer.bytes
+    }
+
+    /// A job's read of `count` source bytes at `offset`, sent to the parent.
+    static func read(offset: Int64, count: Int) -> [UInt8] {
+        var writer = WorkerPayloadWriter(capacity: 25)
+        writer.append(contentsOf: magic)
+        writer.append(byte: 2)
+        writer.append(UInt64(12))
+        writer.append(UInt64(bitPattern: offset))
+        writer.append(UInt64(count), width: 4)
+        return writer.bytes
+    }
+
+    /// The parent's answer to a read: the bytes, or nil when the read failed.
+    static func answer(_ bytes: [UInt8]?) -> [UInt8] {
+        var writer = WorkerPayloadWriter(capacity: 13 + (bytes?.count ?? 0))
+        writer.append(contentsOf: magic)
+        writer.append(byte: bytes == nil ? 1 : 0)
+        writer.append(UInt64(bytes?.count ?? 0))
+        writer.append(contentsOf: bytes ?? [])
         return writer.bytes
     }
 

@@ -50,6 +50,13 @@ public struct WorkerPayloadReader: Sendable {
         return bytes[offset]
     }
 
+    /// The next `count` bytes.
+    public mutating func bytes(_ count: Int) -> ArraySlice<UInt8>? {
+        guard count >= 0, bytes.count - offset >= count else { return nil }
+        defer { offset += count }
+        return bytes[offset..<offset + count]
+    }
+
     /// The bytes not read yet.
     public var rest: ArraySlice<UInt8> { bytes[offset...] }
 }

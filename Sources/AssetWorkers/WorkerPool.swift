@@ -136,14 +136,21 @@ public final class WorkerPool: Sendable {
     /// What the pool has done so far.
     public var statistics: Statistics { state.withLock { $0.statistics } }
 
-    /// Runs `job` with `payload` on a worker and returns its result.
+    /// What a job may read from its parent while it runs: `count` bytes at `offset` (fewer only
+    /// at the source's end), or nil when they cannot be had. Called on a thread of the pool's own
+    /// (not Swift's cooperative pool), so it may block.
+    public typealias Reads = @Sendable (_ offset: Int64, _ count: Int) -> [UInt8]?
+
+    /// Runs `job` with `payload` on a worker and returns its result. `reads` answers the job's
+    /// ``WorkerLoop/readFromParent(offset:count:)`` calls (a job that reads without it gets nil);
+    /// the time they take counts in the job's timeout.
     /// - Throws: ``WorkerError``.
-    public func run(_ job: String, payload: [UInt8]) async throws(WorkerError) -> [UInt8] {
+    public func run(_ job: String, payload: [UInt8], reads: Reads? = nil) async throws(WorkerError) -> [UInt8] {
         let worker = try await acquire()
         let request = WorkerMessage.request(job: job, payload: payload)
         let timeout = configuration.timeout
         let outcome: (Result<[UInt8], WorkerError>, alive: Bool) = await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: Self.exchange(worker, request, timeout: timeout)) }.start()
+            Thread { continuation.resume(returning: Self.exchange(worker, request, timeout: timeout, reads: reads)) }.start()
         }
         release(worker, alive: outcome.alive, outcome: outcome.0)
         return try outcome.0.get()
@@ -266,15 +273,32 @@ public final class WorkerPool: Sendable {
     }
 
     /// One request and its reply, on the calling thread; whether the worker is still usable.
-    private static func exchange(_ worker: Worker, _ request: [UInt8], timeout: Duration) -> (Result<[UInt8], WorkerError>, alive: Bool) {
+    private static func exchange(
+        _ worker: Worker, _ request: [UInt8], timeout: Duration, reads: Reads?
+    ) -> (Result<[UInt8], WorkerError>, alive: Bool) {
         let deadline = ContinuousClock.now + timeout
         func died(_ what: String) -> (Result<[UInt8], WorkerError>, alive: Bool) {
             let termination = worker.end()
             return (.failure(WorkerError(.crashed, "the worker \(what) (\(termination))")), false)
         }
-        do {
+        do throws(DescriptorIO.Failure) {
             try DescriptorIO.writeAll(worker.input, request)
-            let head = try DescriptorIO.read(worker.output, count: 13, deadline: deadline)
+            var head = try DescriptorIO.read(worker.output, count: 13, deadline: deadline)
+            while head[4] == 2 {
+                // a read of the job's source: answered, then the job goes on
+                guard Array(head[0..<4]) == WorkerMessage.magic, WorkerMessage.integer(Array(head[5..<13])) == 12 else {
+                    return died("sent a malformed read")
+                }
+                var fields = WorkerPayloadReader(try DescriptorIO.read(worker.output, count: 12, deadline: deadline))
+                guard let offset = fields.word(), let count = fields.word(width: 4), Int64(bitPattern: offset) >= 0 else {
+                    return died("sent a malformed read")
+                }
+                var bytes = reads?(Int64(bitPattern: offset), Int(count))
+                if let read = bytes, read.count > Int(count) { bytes = Array(read.prefix(Int(count))) }
+                guard ContinuousClock.now < deadline else { throw DescriptorIO.Failure.timedOut }
+                try DescriptorIO.writeAll(worker.input, WorkerMessage.answer(bytes))
+                head = try DescriptorIO.read(worker.output, count: 13, deadline: deadline)
+            }
             guard Array(head[0..<4]) == WorkerMessage.magic else { return died("answered with bytes that are not a reply") }
             let length = WorkerMessage.integer(Array(head[5..<13]))
             guard length <= UInt64(WorkerMessage.maxPayload) else { return died("announced a reply of \(length) bytes") }

@@ -4,6 +4,7 @@ import AssetLottieRender
 import AssetTestSupport
 import AssetWorkers
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("Worker processes: crashes, hangs and runaway allocations end a worker, not the caller")
@@ -66,7 +67,8 @@ struct WorkerPoolTests {
 
     @Test(.timeLimit(.minutes(1)))
     func aHangIsKilledAtTheTimeout() async throws {
-        let pool = Self.pool(count: 1, timeout: .milliseconds(500))
+        // room for a worker's start on a loaded machine (its first job's time includes it)
+        let pool = Self.pool(count: 1, timeout: .seconds(3))
         defer { pool.shutdown() }
         let pid = Int32(Self.text(try await pool.run("pid", payload: [])))!
         let start = ContinuousClock.now
@@ -146,5 +148,36 @@ struct WorkerPoolTests {
         short += [UInt8](repeating: 0, count: 63)
         #expect(throws: LottieRenderError.renderFailed) { try LottieFrameJob.bitmap(fromReply: short) }
         #expect(throws: LottieRenderError.renderFailed) { try LottieFrameJob.handle([1, 2, 3]) }
+    }
+}
+
+/// A job's reads of its source: answered by the parent between the request and the reply.
+@Suite struct WorkerReadTests {
+    static func request(offset: UInt64, count: UInt64) -> [UInt8] {
+        var writer = WorkerPayloadWriter(capacity: 12)
+        writer.append(offset)
+        writer.append(count, width: 4)
+        return writer.bytes
+    }
+
+    @Test func aJobReadsItsSourceFromTheParent() async throws {
+        let pool = WorkerPoolTests.pool(count: 1)
+        defer { pool.shutdown() }
+        let source = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let asked = Mutex<[Range<Int64>]>([])
+        let reads: WorkerPool.Reads = { offset, count in
+            asked.withLock { $0.append(offset..<offset + Int64(count)) }
+            guard offset < Int64(source.count) else { return [] }
+            return Array(source[Int(offset)..<min(source.count, Int(offset) + count)])
+        }
+        #expect(try await pool.run("read", payload: Self.request(offset: 100, count: 50), reads: reads) == Array(source[100..<150]))
+        #expect(try await pool.run("read", payload: Self.request(offset: 9_990, count: 50), reads: reads) == Array(source[9_990...]))
+        #expect(asked.withLock { $0 } == [100..<150, 9_990..<10_040])
+        // a failed read, and a job started without reads, get nil
+        #expect(WorkerPoolTests.text(try await pool.run("read", payload: Self.request(offset: 0, count: 1)) { _, _ in nil }) == "nil")
+        #expect(WorkerPoolTests.text(try await pool.run("read", payload: Self.request(offset: 0, count: 1))) == "nil")
+        // more bytes than asked are cut to the count
+        #expect(try await pool.run("read", payload: Self.request(offset: 0, count: 3)) { _, _ in [1, 2, 3, 4, 5] } == [1, 2, 3])
+        #expect(pool.statistics.started == 1 && pool.statistics.done == 5)
     }
 }
