@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "AssetLottie", targets: ["AssetLottie"]),
         .library(name: "AssetLottieRender", targets: ["AssetLottieRender"]),
         .library(name: "AssetWorkers", targets: ["AssetWorkers"]),
+        .library(name: "AssetVideoFrames", targets: ["AssetVideoFrames"]),
         .library(name: "AssetServer", targets: ["AssetServer"]),
         .executable(name: "assetpipe", targets: ["AssetPipelineCLI"]),
         .executable(name: "assetpipe-bench", targets: ["AssetBenchmarks"]),
@@ -111,6 +112,22 @@ let package = Package(
         ),
         // Worker processes for the renderers of hostile input: posix_spawn, pipes, a memory limit.
         .target(name: "AssetWorkers"),
+        // Video frames: FFmpeg's libraries (libavformat-dev, libavcodec-dev, libswscale-dev, in
+        // scripts/install-deps) behind a C shim that decodes one frame through the caller's reads.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+        ),
+        .target(
+            name: "CAssetVideoFrame",
+            dependencies: ["CFFmpeg"],
+            linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil")]
+        ),
+        .target(
+            name: "AssetVideoFrames",
+            dependencies: ["AssetCodecs", "CAssetVideoFrame", "AssetWorkers"]
+        ),
 
         // MARK: storage
         .systemLibrary(
@@ -150,6 +167,7 @@ let package = Package(
                 "AssetImaging",
                 "AssetLottie",
                 "AssetLottieRender",
+                "AssetVideoFrames",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -194,6 +212,7 @@ let package = Package(
                 "AssetImaging",
                 "AssetLottie",
                 "AssetLottieRender",
+                "AssetVideoFrames",
                 "AssetWorkers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -258,7 +277,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "RenderWorker",
-            dependencies: ["AssetWorkers", "AssetLottieRender"],
+            dependencies: ["AssetWorkers", "AssetLottieRender", "AssetVideoFrames"],
             path: "Tests/Workers/RenderWorker"
         ),
         .executableTarget(
@@ -274,6 +293,7 @@ let package = Package(
         .testTarget(name: "AssetWorkersTests", dependencies: [
             "AssetWorkers", "AssetLottieRender", "AssetLottie", "AssetCodecs", "AssetTestSupport",
         ]),
+        .testTarget(name: "AssetVideoFramesTests", dependencies: ["AssetVideoFrames", "AssetCodecs", "AssetTestSupport"]),
         .testTarget(name: "AssetLottieRenderTests", dependencies: [
             "AssetLottieRender", "AssetLottie", "AssetCodecs", "AssetTestSupport",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -290,7 +310,7 @@ let package = Package(
         ]),
         .testTarget(name: "AssetPipelineTests", dependencies: [
             "AssetPipeline", "AssetStorage", "AssetLoading", "AssetCodecs", "AssetImaging", "AssetLottie", "AssetLottieRender", "AssetWorkers",
-            "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            "AssetVideoFrames", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "AssetServerTests", dependencies: [
             "AssetServer", "AssetPipeline", "AssetStorage", "AssetLoading", "AssetTestSupport",

@@ -1,5 +1,7 @@
 import AssetLoading
 import AssetStorage
+import AssetVideoFrames
+import AssetWorkers
 import AsyncHTTPClient
 import Foundation
 import Logging
@@ -52,12 +54,24 @@ public final class VideoUtil: Sendable {
         public var readAheadChunks: Int
         /// Header fields sent with every request (authorization, a user agent). Default: none.
         public var requestHeaders: [(String, String)]
+        /// Worker processes that decode ``VideoUtil/frame(for:at:size:)`` (FFmpeg, a large parser
+        /// of hostile input, then runs apart: a crash or a hang ends a worker, not this process).
+        /// Their reads of the video come back here and go through the chunk store. Default: nil,
+        /// frames decode in this process, each on a thread of its own.
+        public var frameWorkers: WorkerPool?
+        /// The limits of a frame's decode (pixels, packets, threads). Default: the decoder's.
+        public var frameDecoder: VideoFrameDecoder.Configuration
 
         /// Creates a configuration; every parameter defaults to the value documented on its property.
-        public init(maxChunksPerRequest: Int = 64, readAheadChunks: Int = 1, requestHeaders: [(String, String)] = []) {
+        public init(
+            maxChunksPerRequest: Int = 64, readAheadChunks: Int = 1, requestHeaders: [(String, String)] = [],
+            frameWorkers: WorkerPool? = nil, frameDecoder: VideoFrameDecoder.Configuration = .init()
+        ) {
             self.maxChunksPerRequest = maxChunksPerRequest
             self.readAheadChunks = readAheadChunks
             self.requestHeaders = requestHeaders
+            self.frameWorkers = frameWorkers
+            self.frameDecoder = frameDecoder
         }
     }
 

@@ -1,7 +1,8 @@
-// A worker for the tests of WorkerPool: the real Lottie frame job, and jobs that misbehave on
+// A worker for the tests of WorkerPool: the real Lottie and video frame jobs, and jobs that misbehave on
 // purpose (crash, hang, allocate without bound, answer garbage), which the production worker
 // (`assetpipe worker`) does not have.
 import AssetLottieRender
+import AssetVideoFrames
 import AssetWorkers
 
 #if canImport(Glibc)
@@ -32,8 +33,27 @@ func garbage(_ payload: [UInt8]) -> [UInt8] {
     exit(0)
 }
 
+/// Reads the payload's u32 count of source bytes at its u64 offset from the parent and answers them
+/// (or "nil" when the parent's read failed).
+func read(_ payload: [UInt8]) -> [UInt8] {
+    var reader = WorkerPayloadReader(payload)
+    guard let offset = reader.word(), let count = reader.word(width: 4) else { return [] }
+    return WorkerLoop.readFromParent(offset: Int64(bitPattern: offset), count: Int(count)) ?? Array("nil".utf8)
+}
+
+/// `RenderWorker crash-video`: a video frame job that reads the container's first bytes from the
+/// parent, then crashes (as a decoder could).
+func crashingVideo(_ payload: [UInt8]) -> [UInt8] {
+    _ = WorkerLoop.readFromParent(offset: 0, count: 4_096)
+    abort()
+}
+
+var videoJob: WorkerLoop.Job = { try VideoFrameJob.handle($0) }
+if CommandLine.arguments.dropFirst().first == "crash-video" { videoJob = crashingVideo }
 let jobs: [String: WorkerLoop.Job] = [
     LottieFrameJob.name: LottieFrameJob.handle,
+    VideoFrameJob.name: videoJob,
+    "read": read,
     "echo": { payload in payload },
     "pid": { _ in Array(String(getpid()).utf8) },
     "refuse": { _ in throw Refused() },
