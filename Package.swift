@@ -254,6 +254,12 @@ let package = Package(
             name: "AssetParsersFuzz",
             dependencies: ["AssetLoading", "AssetPipeline", "AssetStorage", "AssetLottie", "AssetServer"]
         ),
+        // libFuzzer target of a Lottie frame as the service renders one: our reader, parser and the
+        // renderer's checks, then rlottie (scripts/fuzz lottie-frames)
+        .executableTarget(
+            name: "AssetLottieFramesFuzz",
+            dependencies: ["AssetLottie", "AssetLottieRender"]
+        ),
         .executableTarget(
             name: "AssetDemoOrigin",
             dependencies: [
