@@ -4,6 +4,7 @@ import AssetLottie
 import AssetLottieRender
 import AssetPipeline
 import AssetStorage
+import AssetVideoFrames
 import Foundation
 
 /// An INPUT argument that names a remote resource: an `http` or `https` URL.
@@ -50,6 +51,38 @@ enum LocalInput {
         }
         return data
     }
+
+    /// What the file's first bytes show it holds.
+    static func kind(of input: String) throws -> FrameSourceKind {
+        FrameSourceKind(prefix: try read(input, prefix: 12))
+    }
+
+    /// The file's first `count` bytes (fewer when it is shorter).
+    private static func read(_ input: String, prefix count: Int) throws -> Data {
+        let path = input.hasPrefix("file://") ? (URL(string: input)?.path ?? input) : input
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CLIFailure(code: "notFound", message: "cannot open \(path)")
+        }
+        defer { try? handle.close() }
+        return try handle.read(upToCount: count) ?? Data()
+    }
+
+    /// The frame at `time` of the video file, read with positional reads (only what the decoder
+    /// asks for).
+    static func videoFrame(_ input: String, at time: VideoFrameTime) throws -> VideoFrame {
+        let path = input.hasPrefix("file://") ? (URL(string: input)?.path ?? input) : input
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CLIFailure(code: "notFound", message: "cannot open \(path)") }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw CLIFailure(code: "io", message: "cannot read \(path)") }
+        let source = VideoFrameSource(size: Int64(status.st_size)) { offset, count in
+            var bytes = [UInt8](repeating: 0, count: count)
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
+            return n < 0 ? nil : Array(bytes.prefix(n))
+        }
+        return try VideoFrameDecoder().decode(source, at: time)
+    }
 }
 
 /// A failure as the commands report it: `{"code": ..., "message": ...}` plus what the error adds.
@@ -80,6 +113,10 @@ struct CLIFailure: Error {
             offset = error.offset
         case let error as LottieRenderError:
             self.init(code: error.shortDescription, message: error.message)
+        case let error as VideoFrameError:
+            self.init(code: error.code.rawValue, message: error.message)
+        case let error as VideoError:
+            self.init(code: "video.\(error.code)", message: error.message)
         case let error as LoaderError:
             self.init(code: error.shortDescription, message: error.message)
         case let error as StorageError:

@@ -5,13 +5,14 @@ import AssetLoading
 import AssetLottie
 import AssetLottieRender
 import AssetPipeline
+import AssetVideoFrames
 import Foundation
 
 /// `assetpipe convert SRC --output OUT`: resizes, crops, orients and encodes an image.
 struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Resize, crop and encode a PNG or JPEG, or a frame of a Lottie animation, to JPEG, PNG, WebP or AVIF.",
+        abstract: "Resize, crop and encode a PNG or JPEG, or a frame of a video or a Lottie animation, to JPEG, PNG, WebP or AVIF.",
         discussion: """
             The output format is --format, else the output's extension (.jpg, .png, .webp, .avif). \
             The EXIF orientation is applied, an embedded ICC profile is converted to sRGB, and metadata \
@@ -21,7 +22,9 @@ struct ConvertCommand: AsyncParsableCommand {
             other flags override its values. The file appears only once complete. \
             --frame takes a still frame of a Lottie animation (JSON, .lottie or .tgs) instead: rendered \
             with rlottie at the animation's own size after our parser's checks, then transformed \
-            (format auto gives PNG).
+            (format auto gives PNG). Of a video (MP4, WebM, Matroska; a URL reads only the ranges the \
+            index and the frame need, through the chunk store) --frame is a time (2.5s), a position \
+            (50%) or 0 for the first frame; the frame is the one ffmpeg -ss gives.
             Exits 1 when the input cannot be read, decoded or encoded, 2 on bad usage (a bad transform).
             """)
 
@@ -83,7 +86,7 @@ struct ConvertCommand: AsyncParsableCommand {
     var maxPixels: Int = ImageUtil.Options.defaultPixelBudget
 
     @Option(help: ArgumentHelp(
-        "A still frame of a Lottie animation: a frame number from the in point (30), a position (50%) or a time (1.5s).",
+        "A still frame of a Lottie animation (a frame number from the in point: 30, a position: 50%, a time: 1.5s) or of a video (2.5s, 50%, 0 for the first frame).",
         valueName: "frame"))
     var frame: String?
 
@@ -196,9 +199,13 @@ struct ConvertCommand: AsyncParsableCommand {
         return (variant.format, variant.width, variant.height, variant.data.count, variant.origin.rawValue)
     }
 
-    /// The frame of the input animation (a file here, a URL through the cache and LottieUtil).
+    /// The frame of the input video or animation (a file here, a URL through the cache and
+    /// VideoUtil's ranges or LottieUtil).
     private func renderFrame(_ spec: LottieFrameSpec) async throws -> Bitmap {
         guard let url = RemoteInput(input).url else {
+            if try LocalInput.kind(of: input) == .video {
+                return try LocalInput.videoFrame(input, at: try Self.videoTime(spec)).bitmap
+            }
             let data = try LocalInput.read(input, limit: 256 << 20)
             guard let animation = try LottieDocumentReader().read(data).defaultEntry?.animation else {
                 throw CLIFailure(code: "animationNotFound", message: "\(input) holds no animation")
@@ -206,9 +213,25 @@ struct ConvertCommand: AsyncParsableCommand {
             return try LottieFrameRenderer().render(animation, at: spec.time(of: animation))
         }
         return try await cache.withManager(loader: try tier.loaderConfiguration()) { manager in
+            let video = VideoUtil(manager: manager)
+            var kind = FrameSourceKind(pathExtensionOf: url)
+            if kind == nil { kind = FrameSourceKind(prefix: try await video.data(for: url, range: 0..<12)) }
+            if kind == .video { return try await video.frame(for: url, at: try Self.videoTime(spec)).bitmap }
             let lottie = LottieUtil(manager: manager)
             let animation = try await lottie.animation(for: url)
             return try await lottie.frame(of: animation, at: spec.time(of: animation))
+        }
+    }
+
+    /// A video's frame for `spec`: `0` is the first frame, `2.5s` a time, `50%` a position; other
+    /// frame numbers name nothing in a video.
+    static func videoTime(_ spec: LottieFrameSpec) throws -> VideoFrameTime {
+        switch spec {
+        case .number(0): return .first
+        case .number(let number):
+            throw CLIFailure(code: "frameOutOfRange", message: "a video's frame is a time (2.5s) or a position (50%), not frame \(number)")
+        case .percent(let percent): return .progress(percent / 100)
+        case .seconds(let seconds): return .seconds(seconds)
         }
     }
 

@@ -1,22 +1,24 @@
 import ArgumentParser
 import AssetLottieRender
+import AssetVideoFrames
 import AssetWorkers
 
 /// `assetpipe worker`: the render worker a `WorkerPool` starts (a `LottieUtil` with
-/// `renderWorkers`, say). It is not for people: it reads requests on standard input and writes
+/// `renderWorkers`, a `VideoUtil` with `frameWorkers`). It is not for people: it reads requests on standard input and writes
 /// replies on standard output until its input closes.
 struct WorkerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",
         abstract: "Serve render jobs on standard input and output (started by a WorkerPool, not by hand).",
         discussion: """
-            Jobs: \(LottieFrameJob.name) (a frame of a checked Lottie animation, rendered with rlottie).
+            Jobs: \(LottieFrameJob.name) (a frame of a checked Lottie animation, rendered with rlottie); \
+            \(VideoFrameJob.name) (a video frame decoded with FFmpeg, its bytes read from the pool).
             The pool sets ASSETPIPE_WORKER_MEMORY_LIMIT (bytes of address space) and kills a worker
             that runs past its timeout; a worker that crashes is replaced.
             """,
         shouldDisplay: false)
 
     func run() throws {
-        WorkerLoop.serve([LottieFrameJob.name: LottieFrameJob.handle])
+        WorkerLoop.serve([LottieFrameJob.name: LottieFrameJob.handle, VideoFrameJob.name: VideoFrameJob.handle])
     }
 }

@@ -76,6 +76,63 @@ struct ConvertCommandTests {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.png").path))
     }
 
+    @Test func aFrameOfAVideoIsFFmpegsFrameThenTransformed() async throws {
+        let dir = try CLIFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 17 s, 640x360, the index at the end
+        let video = CLIFixtures.path("video/sample_with_increasing_timestamps_360p.mp4")
+        let local = dir.appendingPathComponent("local.png").path
+        let run = try await assetpipeAsync(["convert", video, "--frame", "2.5s", "-o", local, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try jsonObject(run.stdout)
+        #expect(json["format"] as? String == "png" && json["width"] as? Int == 640 && json["height"] as? Int == 360)
+        // the pixels ffmpeg -ss gives (PNG is lossless)
+        let ffmpeg = try await shellAsync([
+            "/usr/bin/ffmpeg", "-nostdin", "-v", "error", "-ss", "2.5", "-i", video, "-frames:v", "1", "-sws_flags", "bicubic",
+            "-f", "rawvideo", "-pix_fmt", "rgba", dir.appendingPathComponent("ffmpeg.rgba").path,
+        ])
+        #expect(ffmpeg.status == 0, "\(ffmpeg.stderr)")
+        let decoded = try ImageDecoder().decode(try Data(contentsOf: URL(fileURLWithPath: local))).bitmap
+        let reference = try [UInt8](Data(contentsOf: dir.appendingPathComponent("ffmpeg.rgba")))
+        let samePixels = decoded.pixels == reference
+        #expect(samePixels)
+
+        // the same frame of the same bytes behind a loopback origin, through the cache's ranges
+        let bytes = try CLIFixtures.bytes("video/sample_with_increasing_timestamps_360p.mp4")
+        try await withTestOrigin { origin in
+            // no extension in the URL: the first bytes tell it is a video
+            origin.setRoute("/clip", .resource(TestResource(content: .bytes(bytes), eTag: "\"1\"", headers: [("Cache-Control", "max-age=3600")])))
+            let remote = dir.appendingPathComponent("remote.png").path
+            let fetched = try await assetpipeAsync(["convert", origin.url("/clip"), "--frame", "2.5s", "--cache-dir", dir.path, "-o", remote])
+            #expect(fetched.status == 0, "\(fetched.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: remote)) == Data(contentsOf: URL(fileURLWithPath: local)))
+            let ranges = origin.requests(path: "/clip").compactMap { $0.header("Range") }
+            #expect(!ranges.isEmpty, "the video was read by ranges")
+            let small = dir.appendingPathComponent("small.webp").path
+            let scaled = try await assetpipeAsync([
+                "convert", origin.url("/clip"), "--frame", "50%", "--width", "160", "--cache-dir", dir.path, "-o", small, "--json",
+            ])
+            #expect(scaled.status == 0, "\(scaled.stderr)")
+            let scaledJSON = try jsonObject(scaled.stdout)
+            #expect(scaledJSON["format"] as? String == "webp" && scaledJSON["width"] as? Int == 160 && scaledJSON["height"] as? Int == 90)
+        }
+
+        // a frame number other than 0, and a time past the end: typed errors, exit 1
+        for frame in ["30", "20s"] {
+            let refused = try await assetpipeAsync(["convert", video, "--frame", frame, "-o", dir.appendingPathComponent("r.png").path, "--json"])
+            #expect(refused.status == 1)
+            #expect(refused.stdout.contains("frameOutOfRange"), "\(frame): \(refused.stdout)")
+        }
+        // a malformed video: a typed error, no output
+        let broken = try await assetpipeAsync([
+            "convert", CLIFixtures.path("video/frames/malformed/chunk_out_of_range.mp4"), "--frame", "0",
+            "-o", dir.appendingPathComponent("b.png").path, "--json",
+        ])
+        #expect(broken.status == 1)
+        #expect(broken.stdout.contains("notAVideo"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("b.png").path))
+    }
+
     @Test func aURLConvertsThroughTheCacheAndASecondRunTransformsNothing() async throws {
         let dir = try CLIFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
