@@ -268,7 +268,7 @@ struct FastPathTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func hotRangesLeaveNoDescriptorOpen() async throws {
         try await ServerHarness.with(chunkSize: 64 << 10) { harness in
             let target = try await Self.storedVideo(harness)
@@ -304,7 +304,7 @@ struct FastPathTests {
 
     // MARK: over a socket
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func pipelinedAnswersKeepTheirOrder() async throws {
         try await ServerHarness.with { harness in
             let gate = TestGate()
@@ -327,7 +327,7 @@ struct FastPathTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func theIdleTimeoutCountsFastAnswersAndStillCloses() async throws {
         try await ServerHarness.with({ configuration, _ in configuration.idleTimeout = .seconds(1) }) { harness in
             harness.origin.setRoute("/hot.txt", .resource(TestResource(content: .bytes(Array("hot".utf8)), headers: freshForAnHour)))
@@ -351,7 +351,7 @@ struct FastPathTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func gracefulShutdownClosesAConnectionOfFastAnswers() async throws {
         let harness = try await ServerHarness.start()
         harness.origin.setRoute("/hot.txt", .resource(TestResource(content: .bytes(Array("hot".utf8)), headers: freshForAnHour)))
@@ -371,7 +371,7 @@ struct FastPathTests {
         try? FileManager.default.removeItem(at: harness.directory)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func http10AndBodiesGoThroughTheDecoderOnOneConnection() async throws {
         try await ServerHarness.with { harness in
             harness.origin.setRoute("/hot.txt", .resource(TestResource(content: .bytes(Array("hot".utf8)), headers: freshForAnHour)))
