@@ -260,6 +260,12 @@ let package = Package(
             name: "AssetLottieFramesFuzz",
             dependencies: ["AssetLottie", "AssetLottieRender"]
         ),
+        // the libFuzzer target of a video frame: FFmpeg's demuxers and decoders through the C shim
+        // (scripts/fuzz video-frames)
+        .executableTarget(
+            name: "AssetVideoFramesFuzz",
+            dependencies: ["AssetVideoFrames"]
+        ),
         .executableTarget(
             name: "AssetDemoOrigin",
             dependencies: [

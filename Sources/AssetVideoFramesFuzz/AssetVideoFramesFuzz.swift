@@ -1,0 +1,68 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import AssetVideoFrames
+
+/// The decoder's limits: the service's, with the pixels and packets held small so that each run
+/// stays fast (libFuzzer's inputs are at most 256 KiB here).
+let decoder = VideoFrameDecoder(configuration: .init(maxPixels: 1 << 20, maxPackets: 200, threads: 1))
+
+/// Runs one input the way a worker decodes a frame: the container through positional reads of the
+/// input's bytes, the first frame and the frame at 50%, each at its own size and scaled to 32 pixels
+/// wide. Refusals are expected; a frame that comes back must have the size it says. FFmpeg runs in
+/// this process: its crashes stop the fuzzer, as they would stop a frame worker.
+func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
+    let data = [UInt8](bytes)
+    let source = VideoFrameSource(size: Int64(data.count)) { offset, count in
+        guard offset >= 0, offset <= Int64(data.count) else { return nil }
+        return Array(data[Int(offset)..<min(data.count, Int(offset) + count)])
+    }
+    for (time, size) in [(VideoFrameTime.first, VideoFrameSize.natural), (.progress(0.5), VideoFrameSize(width: 32))] {
+        guard let frame = try? decoder.decode(source, at: time, size: size) else { continue }
+        let bitmap = frame.bitmap
+        if bitmap.width <= 0 || bitmap.height <= 0 || bitmap.pixels.count != bitmap.width * bitmap.height * 4 {
+            fatalError("a frame of \(bitmap.width)x\(bitmap.height) with \(bitmap.pixels.count) bytes")
+        }
+        if let width = size.width, bitmap.width != width { fatalError("a frame \(bitmap.width) wide where \(width) was asked") }
+    }
+}
+
+#if ASSETPIPE_FUZZING
+/// libFuzzer's entry point (built by scripts/fuzz with `-sanitize=fuzzer`).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    fuzzOne(UnsafeRawBufferPointer(start: data, count: size))
+    return 0
+}
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+/// SwiftPM links an executable's entry point as `<module>_main`; here it hands over to libFuzzer's
+/// driver (whose own `main` is then not linked).
+@_cdecl("AssetVideoFramesFuzz_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments) { data, size in fuzzerTestOneInput(data, size) }
+}
+#else
+/// Without the fuzzer: replays the files named on the command line through the same path (FFmpeg
+/// included, so a crasher crashes this process: run it in a process of its own).
+@main
+struct AssetVideoFramesFuzz {
+    static func main() throws {
+        for path in CommandLine.arguments.dropFirst() {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data.withUnsafeBytes { fuzzOne($0) }
+            print("ok \(path)")
+        }
+    }
+}
+#endif
