@@ -20,7 +20,8 @@ TARGET = int(os.environ.get("VIDEO_FRAME_BYTES", str(1 << 30)))
 CACHE = os.environ.get("VIDEO_FRAME_CACHE", os.path.join(ROOT, ".bench-cache"))
 os.makedirs(CACHE, exist_ok=True)
 
-# 1280x720 at 30 fps and 40 Mbit/s: 1 GiB is about 210 s; x264's default key frame interval (250)
+# 1280x720 at 30 fps and a constant 40 Mbit/s (x264's CBR filler keeps the rate on a simple test
+# source): 1 GiB is about 210 s; x264's default key frame interval (250)
 seconds = max(10, int(TARGET * 8 / 40_000_000))
 video = os.path.join(CACHE, f"frames-{TARGET >> 20}MiB-moov-at-end.mp4")
 if not os.path.exists(video):
@@ -28,7 +29,8 @@ if not os.path.exists(video):
     partial = video + ".part.mp4"
     subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size=1280x720:rate=30:duration={seconds}",
                     "-f", "lavfi", "-i", f"sine=frequency=440:duration={seconds}", "-c:v", "libx264", "-preset", "ultrafast",
-                    "-b:v", "40M", "-maxrate", "40M", "-bufsize", "80M", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k",
+                    "-b:v", "40M", "-minrate", "40M", "-maxrate", "40M", "-bufsize", "20M", "-x264-params", "nal-hrd=cbr",
+                    "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k",
                     partial], check=True)
     os.rename(partial, video)
 size = os.path.getsize(video)
