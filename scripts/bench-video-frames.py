@@ -6,8 +6,8 @@ origin directly. An nginx origin on loopback serves the file and logs every resp
 
 Prints one Markdown section: time to the frame (whole process, median and spread of the rounds,
 the contenders' order rotated each round, `sync` before each run), bytes from the origin, and
-whether the two frames are the same pixels (ours as PNG, ffmpeg's as raw RGBA with the same
-bicubic scaler). Needs ASSETPIPE (a release build). VIDEO_FRAME_ROUNDS (default 3),
+whether the two frames are the same pixels (ours as RGBA, ffmpeg's as RGB with the same
+bicubic scaler, both written as PNG). Needs ASSETPIPE (a release build). VIDEO_FRAME_ROUNDS (default 3),
 VIDEO_FRAME_BYTES (default 1 GiB), VIDEO_FRAME_CACHE (where the generated file is kept, default
 .bench-cache/ under the package; it is made once with ffmpeg's test source, x264 and AAC).
 """
@@ -92,7 +92,7 @@ def run(name, n):
         command = [ASSETPIPE, "convert", url, "--frame", "50%", "--cache-dir", cache, "--output", out + ".png"]
     else:
         command = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-ss", repr(half), "-i", url, "-frames:v", "1",
-                   "-sws_flags", "bicubic", "-f", "rawvideo", "-pix_fmt", "rgba", out + ".rgba"]
+                   "-sws_flags", "bicubic", out + ".png"]
     subprocess.run(["sync"])
     offset = os.path.getsize(log) if os.path.exists(log) else 0
     start = time.monotonic()
@@ -118,8 +118,9 @@ try:
             elapsed, got, count, out = run(name, n)
             times[name].append(elapsed); fetched[name].append(got); requests[name].append(count); outputs[name] = out
     from PIL import Image
-    ours = Image.open(outputs["ours"] + ".png").convert("RGBA").tobytes()
-    theirs = open(outputs["ffmpeg"] + ".rgba", "rb").read()
+    # both PNG: ours RGBA (alpha 255), ffmpeg's RGB24 from the same bicubic conversion
+    ours = Image.open(outputs["ours"] + ".png").convert("RGB").tobytes()
+    theirs = Image.open(outputs["ffmpeg"] + ".png").convert("RGB").tobytes()
     same = ours == theirs
 finally:
     try:
@@ -132,7 +133,7 @@ mib = lambda b: b / (1 << 20)
 print("## Video frames\n")
 print(f"`scripts/bench video-frames`: the frame at 50% ({half:.2f} s) of a {mib(size):,.0f} MiB MP4 ({layout}: the index at the end,")
 print(f"1280x720 H.264 at 40 Mbit/s with AAC, x264's default key frame interval) on an nginx origin on loopback, from a cold cache.")
-print(f"Ours: `assetpipe convert URL --frame 50% --cache-dir NEW -o f.png` (1 MiB chunks). Peer: `ffmpeg -ss {half:.2f} -i URL -frames:v 1`")
+print(f"Ours: `assetpipe convert URL --frame 50% --cache-dir NEW -o f.png` (1 MiB chunks). Peer: `ffmpeg -ss {half:.2f} -i URL -frames:v 1 f.png`")
 print(f"(FFmpeg {subprocess.run(['ffmpeg', '-version'], capture_output=True, text=True).stdout.split()[2]}), reading the origin itself. {ROUNDS} rounds, order rotated, `sync` before each run; whole-process times.\n")
 print("| | ours | ffmpeg | ratio (ffmpeg / ours) |")
 print("|---|---:|---:|---:|")

@@ -89,8 +89,8 @@ extension VideoUtil {
     }
 }
 
-/// The decoder's view of a video: positional reads, answered from one window of `window` bytes
-/// (a chunk) read through the util. It blocks its caller (the decoding thread, or the worker
+/// The decoder's view of a video: positional reads, answered from one window read through the
+/// util: a chunk, or up to 8 when the reads go straight on. It blocks its caller (the decoding thread, or the worker
 /// pool's exchange thread) while a window is read on the cooperative pool.
 private final class FrameSourceReader: Sendable {
     private struct State {
@@ -98,6 +98,8 @@ private final class FrameSourceReader: Sendable {
         var bytes: Data
         var statistics: VideoReadStatistics
         var failure: (any Error)?
+        /// The chunks the next sequential window spans.
+        var run: Int64 = 1
     }
 
     private let util: VideoUtil
@@ -125,8 +127,15 @@ private final class FrameSourceReader: Sendable {
         guard offset >= 0, count >= 0 else { return nil }
         if offset >= size || count == 0 { return [] }
         if let bytes = state.withLock({ Self.slice($0, offset, count) }) { return bytes }
+        // a read where the last window ended is the decoder going through packets: the window
+        // doubles (to 8 chunks), so a run of packets costs a few requests, not one per chunk
         let start = offset / window * window
-        let range = start..<min(size, start + window)
+        let length = state.withLock { state -> Int64 in
+            let sequential = state.start + Int64(state.bytes.count) == start
+            state.run = sequential ? min(state.run * 2, 8) : 1
+            return window * state.run
+        }
+        let range = start..<min(size, start + length)
         let semaphore = DispatchSemaphore(value: 0)
         let outcome = Mutex<Result<VideoReadResult, any Error>?>(nil)
         let (util, address) = (self.util, self.address)
