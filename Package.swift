@@ -230,6 +230,8 @@ let package = Package(
                 "AssetImaging",
                 "AssetLottie",
                 "AssetLottieRender",
+                "AssetVideoFrames",
+                "AssetWorkers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

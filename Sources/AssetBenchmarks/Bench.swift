@@ -18,6 +18,7 @@ struct Bench: AsyncParsableCommand {
             LottieBenchmark.self,
             LottieFramesCommand.self,
             MemoryCacheBenchmark.self,
+            RenderSoakCommand.self,
             TransformBenchmark.self,
             UtilsBenchmark.self,
             VideoBenchmark.self,

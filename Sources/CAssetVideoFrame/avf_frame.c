@@ -5,10 +5,12 @@
 #include <libavformat/avformat.h>
 #include <libavutil/display.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/log.h>
 #include <libavutil/macros.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,8 +184,14 @@ static int32_t avf_convert(const AVFrame *frame, int32_t width, int32_t height, 
     return AVF_OK;
 }
 
+// FFmpeg prints its warnings on standard error, which in a service is its log: quiet, the typed
+// errors carry what matters (this sets FFmpeg's level for the whole process).
+static pthread_once_t avf_quiet_once = PTHREAD_ONCE_INIT;
+static void avf_quiet(void) { av_log_set_level(AV_LOG_QUIET); }
+
 int32_t avf_decode_frame(const avf_source *source, const avf_request *request, avf_frame *result,
                          char message[AVF_MESSAGE_CAPACITY]) {
+    pthread_once(&avf_quiet_once, avf_quiet);
     memset(result, 0, sizeof *result);
     message[0] = 0;
     if (!source || !source->read || source->size <= 0) return avf_fail(message, AVF_ERR_CONTAINER, "no data");
