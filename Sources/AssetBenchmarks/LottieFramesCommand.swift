@@ -1,4 +1,5 @@
 import ArgumentParser
+import AssetImaging
 import AssetLottie
 import AssetLottieRender
 import AssetPipeline
@@ -35,7 +36,7 @@ struct LottieFramesCommand: AsyncParsableCommand {
         if let repeats, repeats < 1 { throw ValidationError("--repeats must be positive") }
     }
 
-    private var spec: LottieFrameSpec? { LottieFrameSpec(frame) }
+    private var spec: FrameSpec? { FrameSpec(frame) }
 
     func run() async throws {
         let renderer = LottieFrameRenderer()
@@ -58,7 +59,7 @@ struct LottieFramesCommand: AsyncParsableCommand {
                 }
                 let start = DispatchTime.now().uptimeNanoseconds
                 let input = try renderer.prepare(animation)
-                let bitmap = try renderer.render(input, at: try (spec ?? .number(0)).time(of: animation), size: LottieFrameSize(width: width))
+                let bitmap = try renderer.render(input, at: try LottieFrameTime(spec ?? .number(0), of: animation), size: LottieFrameSize(width: width))
                 let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
                 let visible = stride(from: 3, to: bitmap.pixels.count, by: 4).reduce(0) { $0 + (bitmap.pixels[$1] == 0 ? 0 : 1) }
                 line = "rendered\t\(bitmap.width)x\(bitmap.height) frames=\(input.frameCount) visiblePixels=\(visible)"

@@ -1,3 +1,5 @@
+import AssetLottie
+
 /// Which frame of an animation: a frame number from its start, or a fraction of its length.
 ///
 /// Frames are counted from the animation's in point: `.frame(0)` is the frame at `ip`, and the
@@ -26,5 +28,21 @@ public enum LottieFrameTime: Sendable, Hashable {
             }
             return Int((progress * Double(frameCount - 1)).rounded())
         }
+    }
+}
+
+extension LottieFrameTime {
+    /// The frame `seconds` after the in point of `animation`, at its frame rate, rounded down:
+    /// 1.5 seconds at 30 frames a second is `.frame(45)`.
+    /// - Throws: `LottieRenderError.frameOutOfRange` for an animation without a frame rate, or a
+    ///   time past any frame.
+    public static func seconds(_ seconds: Double, of animation: LottieAnimation) throws(LottieRenderError) -> LottieFrameTime {
+        guard seconds >= 0, seconds.isFinite else { throw .frameOutOfRange("\(seconds)s is not a time in the animation") }
+        guard let rate = animation.frameRate, rate > 0, rate.isFinite else {
+            throw .frameOutOfRange("the animation has no frame rate to place \(seconds)s")
+        }
+        let frame = (seconds * rate).rounded(.down)
+        guard frame < Double(Int32.max) else { throw .frameOutOfRange("\(seconds)s is past any frame") }
+        return .frame(Int(frame))
     }
 }

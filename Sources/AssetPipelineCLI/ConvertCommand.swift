@@ -147,7 +147,7 @@ struct ConvertCommand: AsyncParsableCommand {
             throw ValidationError(error.message)
         }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
-        if let frame, LottieFrameSpec(frame) == nil {
+        if let frame, FrameSpec(frame) == nil {
             throw ValidationError("--frame takes a frame number (30), a position (50%) or a time (1.5s), not \(frame)")
         }
     }
@@ -179,7 +179,7 @@ struct ConvertCommand: AsyncParsableCommand {
     private func convert(_ transform: ImageTransform) async throws -> (format: OutputFormat, width: Int, height: Int, bytes: Int, origin: String?) {
         var limits = ImageProcessor.Configuration()
         limits.maxSourcePixels = maxPixels
-        if let frame, let spec = LottieFrameSpec(frame) {
+        if let frame, let spec = FrameSpec(frame) {
             let bitmap = try await renderFrame(spec)
             let encoded = try ImageProcessor(configuration: limits).process(bitmap: bitmap, transform: transform)
             try write(encoded.bytes)
@@ -201,7 +201,7 @@ struct ConvertCommand: AsyncParsableCommand {
 
     /// The frame of the input video or animation (a file here, a URL through the cache and
     /// VideoUtil's ranges or LottieUtil).
-    private func renderFrame(_ spec: LottieFrameSpec) async throws -> Bitmap {
+    private func renderFrame(_ spec: FrameSpec) async throws -> Bitmap {
         guard let url = RemoteInput(input).url else {
             if try LocalInput.kind(of: input) == .video {
                 return try LocalInput.videoFrame(input, at: try Self.videoTime(spec)).bitmap
@@ -210,7 +210,7 @@ struct ConvertCommand: AsyncParsableCommand {
             guard let animation = try LottieDocumentReader().read(data).defaultEntry?.animation else {
                 throw CLIFailure(code: "animationNotFound", message: "\(input) holds no animation")
             }
-            return try LottieFrameRenderer().render(animation, at: spec.time(of: animation))
+            return try LottieFrameRenderer().render(animation, at: LottieFrameTime(spec, of: animation))
         }
         return try await cache.withManager(loader: try tier.loaderConfiguration()) { manager in
             let video = VideoUtil(manager: manager)
@@ -219,13 +219,13 @@ struct ConvertCommand: AsyncParsableCommand {
             if kind == .video { return try await video.frame(for: url, at: try Self.videoTime(spec)).bitmap }
             let lottie = LottieUtil(manager: manager)
             let animation = try await lottie.animation(for: url)
-            return try await lottie.frame(of: animation, at: spec.time(of: animation))
+            return try await lottie.frame(of: animation, at: LottieFrameTime(spec, of: animation))
         }
     }
 
     /// A video's frame for `spec`: `0` is the first frame, `2.5s` a time, `50%` a position; other
     /// frame numbers name nothing in a video.
-    static func videoTime(_ spec: LottieFrameSpec) throws -> VideoFrameTime {
+    static func videoTime(_ spec: FrameSpec) throws -> VideoFrameTime {
         switch spec {
         case .number(0): return .first
         case .number(let number):

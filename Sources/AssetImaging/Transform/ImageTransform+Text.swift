@@ -1,11 +1,12 @@
 extension ImageTransform {
     /// The canonical text form: the values that differ from the defaults, as `key=value` pairs in a
-    /// fixed order joined by `,` (`w=512,h=512,fit=cover,format=webp,q=80`); `original` when every
+    /// fixed order joined by `,` (`frame=30,w=512,h=512,fit=cover,format=webp,q=80`); `original` when every
     /// value is a default. Two transforms are equal exactly when their canonical texts are, so the
     /// text can stand in a cache key. ``init(parsing:maxOutputDimension:)`` reads it back.
     public var canonicalText: String {
         var pairs: [String] = []
         let defaults = ImageTransform()
+        if let frame { pairs.append("frame=\(frame.text)") }
         if let width { pairs.append("w=\(width)") }
         if let height { pairs.append("h=\(height)") }
         if fit != defaults.fit { pairs.append("fit=\(fit.rawValue)") }
@@ -27,7 +28,7 @@ extension ImageTransform {
     /// `;`, as the canonical form, a CLI `--variant` or a preset writes them. `original` or an
     /// empty text is the default transform.
     ///
-    /// Keys: `w`/`width`, `h`/`height`, `fit`, `enlarge`, `gravity`/`g`, `dpr`, `bg`/`background`,
+    /// Keys: `frame` (`30`, `50%` or `1.5s`: ``FrameSpec``), `w`/`width`, `h`/`height`, `fit`, `enlarge`, `gravity`/`g`, `dpr`, `bg`/`background`,
     /// `format`/`f`, `q`/`quality`, `lossless`, `progressive`, `kernel`, `metadata` (`keep`/`strip`),
     /// `icc` (`keep`/`srgb`). Booleans are `1`/`0`/`true`/`false`.
     /// - Throws: `ImagingError.invalidTransform` for an unknown key or value, or a value out of range.
@@ -90,6 +91,12 @@ extension ImageTransform {
             return found
         }
         switch key {
+        case "frame":
+            guard let spec = FrameSpec(value) else {
+                throw ImagingError.invalidTransform(
+                    "frame must be a frame number (30), a position (50%) or a time (1.5s) (got '\(value.prefix(64))')")
+            }
+            frame = spec
         case "w": width = try integer()
         case "h": height = try integer()
         case "fit": fit = try choice(Fit.self)

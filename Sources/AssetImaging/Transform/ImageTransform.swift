@@ -7,6 +7,8 @@
 ///   to sRGB; EXIF, XMP and comments are stripped. ``keepMetadata`` and ``keepICCProfile`` turn
 ///   the last two off.
 /// - ``format`` `.auto` picks from what the caller accepts (see ``FormatChoice``).
+/// - ``frame`` asks for a still frame of a moving source (a Lottie animation) instead of an image;
+///   the frame is then sized, cropped and encoded as an image would be.
 ///
 /// ```swift
 /// var transform = ImageTransform(width: 512, format: .webp)
@@ -14,6 +16,9 @@
 /// let same = try ImageTransform(parsing: "w=512,format=webp,q=80")   // == transform
 /// ```
 public struct ImageTransform: Sendable, Hashable {
+    /// The still frame of a moving source to make the image of (`frame=30`, `frame=50%`,
+    /// `frame=1.5s`), or nil for a source that is an image. Default: nil.
+    public var frame: FrameSpec?
     /// Target width in CSS pixels (times ``devicePixelRatio``), or nil. Default: nil.
     public var width: Int?
     /// Target height in CSS pixels (times ``devicePixelRatio``), or nil. Default: nil.
@@ -48,11 +53,12 @@ public struct ImageTransform: Sendable, Hashable {
 
     /// Creates a transform; every parameter defaults to the value documented on its property.
     public init(
-        width: Int? = nil, height: Int? = nil, fit: Fit = .inside, enlarge: Bool = false, gravity: Gravity = .center,
+        frame: FrameSpec? = nil, width: Int? = nil, height: Int? = nil, fit: Fit = .inside, enlarge: Bool = false, gravity: Gravity = .center,
         devicePixelRatio: Double = 1, background: RGBColor? = nil, format: FormatChoice = .auto, quality: Int? = nil,
         lossless: Bool = false, progressive: Bool = false, kernel: ResampleKernel = .lanczos3,
         keepMetadata: Bool = false, keepICCProfile: Bool = false
     ) {
+        self.frame = frame
         self.width = width
         self.height = height
         self.fit = fit
