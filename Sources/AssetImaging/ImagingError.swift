@@ -11,6 +11,7 @@ public struct ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
         case encodeFailed
         case colorConversionFailed
         case overloaded
+        case notAnAnimation
     }
 
     private let code: Code
@@ -37,6 +38,10 @@ public struct ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Too many transforms are running and waiting: the caller may try again later.
     public static let overloaded = ImagingError(.overloaded, "too many transforms are running and waiting")
 
+    /// A transform with a frame (``ImageTransform/frame``) of a source that is no animation: a
+    /// still image, or bytes of no moving kind that can be rendered.
+    public static let notAnAnimation = ImagingError(.notAnAnimation, "the source is not an animation")
+
     static func invalidTransform(_ message: String) -> ImagingError { ImagingError(.invalidTransform, message) }
     /// An invalid transform with its reason, for callers that parse transform text of their own
     /// (a preset definition, a URL's path form).
@@ -45,9 +50,13 @@ public struct ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
     static func unsupportedFormat(_ message: String) -> ImagingError { ImagingError(.unsupportedFormat, message) }
     static func encodeFailed(_ message: String) -> ImagingError { ImagingError(.encodeFailed, message) }
     static func colorConversionFailed(_ message: String) -> ImagingError { ImagingError(.colorConversionFailed, message) }
+    /// A source that is no animation, with what it is instead, for the code that tells what a
+    /// source of a frame is.
+    public static func notAnAnimation(_ message: String) -> ImagingError { ImagingError(.notAnAnimation, message) }
 
     /// The code alone, fit for a metric label or a JSON `code` field: `invalidTransform`,
-    /// `outputTooLarge`, `unsupportedFormat`, `encodeFailed`, `colorConversionFailed` or `overloaded`.
+    /// `outputTooLarge`, `unsupportedFormat`, `encodeFailed`, `colorConversionFailed`, `overloaded` or
+    /// `notAnAnimation`.
     public var shortDescription: String { code.rawValue }
 
     /// The code and the message.

@@ -46,11 +46,17 @@ public final class ImageUtil: Sendable {
     let variants: VariantStore
     let decodes = Atomic<Int>(0)
     let transforms = Atomic<Int>(0)
+    /// Reads and renders the animations of variants with a frame (`ImageTransform.frame`).
+    public let lottie: LottieUtil
 
-    /// Creates the util over `manager`'s loader and caches.
-    public init(manager: AssetsManager, configuration: Configuration = Configuration()) {
+    /// Creates the util over `manager`'s loader and caches. `lottie` reads and renders the
+    /// animations that variants with a frame are made of (its reader's and renderer's limits, its
+    /// render worker processes); nil makes one over the same manager with the default
+    /// configuration, which renders in this process.
+    public init(manager: AssetsManager, configuration: Configuration = Configuration(), lottie: LottieUtil? = nil) {
         self.manager = manager
         self.configuration = configuration
+        self.lottie = lottie ?? LottieUtil(manager: manager)
         self.decodeBudget = ByteBudget(capacity: configuration.decodeBudget)
         self.loads = MemoizedLoader(manager: manager, kind: .image)
         self.variants = VariantStore(

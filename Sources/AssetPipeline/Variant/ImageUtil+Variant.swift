@@ -23,10 +23,17 @@ extension ImageUtil {
     ///   a derived entry (kind `.image`) and to the image memory cache.
     /// - **Concurrent requests** for the same variant share one transform (and the loader shares
     ///   one download of the source).
+    /// - **A transform with a frame** (`ImageTransform.frame`) takes the source as an animation
+    ///   (Lottie JSON, dotLottie or `.tgs`), parsed from the very bytes the key names and rendered
+    ///   by ``lottie`` at the size the output needs, then cropped, padded and encoded as any image
+    ///   (`format=auto` gives PNG without a list). A source that is no animation is
+    ///   `ImagingError.notAnAnimation`; a frame that cannot be rendered is a `LottieRenderError`
+    ///   (`renderFailed` when a render worker crashed or ran past its time).
     /// - `accepted`: the formats the caller takes, for `format=auto` (nil: keep the source's format).
     /// - Errors: `ImagingError` for a transform that cannot be made (nothing is cached),
     ///   `CodecError` for a source that does not decode (its disk entry is removed, as
-    ///   ``image(for:options:)`` does), `LoaderError` for a load that fails.
+    ///   ``image(for:options:)`` does), `LoaderError` for a load that fails; for a frame,
+    ///   `LottieError` for an animation that does not parse and `LottieRenderError`.
     ///
     /// ```swift
     /// let variant = try await images.variant(for: url, transform: ImageTransform(width: 256, format: .webp))
@@ -141,6 +148,9 @@ extension ImageUtil {
         do {
             let start = ContinuousClock.now
             encoded = try await variants.queue.run {
+                if let frame = transform.frame {
+                    return try await self.frameImage(of: data, at: frame, transform: transform, accepting: accepted, processor: processor)
+                }
                 let plan = try await runDecoding { try processor.plan(for: data, transform: transform, accepting: accepted) }
                 return try await decodeBudget.withReservation(of: plan.estimatedBytes + data.count) {
                     try await runDecoding { [self] in
