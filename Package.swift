@@ -186,6 +186,8 @@ let package = Package(
                 "AssetCodecs",
                 "AssetImaging",
                 "AssetLottie",
+                "AssetLottieRender",
+                "AssetWorkers",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -327,7 +329,7 @@ let package = Package(
             "AssetVideoFrames", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "AssetServerTests", dependencies: [
-            "AssetServer", "AssetPipeline", "AssetStorage", "AssetLoading", "AssetTestSupport",
+            "AssetServer", "AssetPipeline", "AssetStorage", "AssetLoading", "AssetTestSupport", "AssetImaging", "AssetCodecs", "AssetWorkers",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

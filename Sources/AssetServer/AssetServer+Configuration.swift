@@ -69,6 +69,13 @@ extension AssetServer {
         /// How `/v1/image` makes and guards encoded variants: limits, the transform queue, signing and
         /// presets. Default: ``ImageService/init(util:maxSourcePixels:transformTimeout:retryAfterSeconds:signer:presets:presetsOnly:)``'s defaults.
         public var images: ImageService
+        /// How Lottie animations are read and their frames rendered, for `/v1/lottie` and for
+        /// variants with a frame (`frame=30`): the reader's and renderer's limits, and
+        /// `renderWorkers`, the worker processes frames render in (`assetpipe serve` starts its own
+        /// executable's `worker` command), so that a crash or hang of rlottie ends a worker, not the
+        /// server, and answers 500 `render_failed`. The pool belongs to the caller, who shuts it
+        /// down. Default: the util's defaults (frames render in this process).
+        public var lottie: LottieUtil.Configuration
 
         /// A configuration with the defaults written on each property.
         public init(
@@ -94,9 +101,11 @@ extension AssetServer {
             prefetch: Prefetcher.Configuration = Prefetcher.Configuration(),
             nodeName: String = "assetpipe",
             metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
-            images: ImageService = ImageService()
+            images: ImageService = ImageService(),
+            lottie: LottieUtil.Configuration = LottieUtil.Configuration()
         ) {
             self.images = images
+            self.lottie = lottie
             self.host = host
             self.port = port
             self.origin = origin

@@ -2,6 +2,7 @@ import AssetCodecs
 import AssetImaging
 import AssetLoading
 import AssetLottie
+import AssetLottieRender
 import AssetPipeline
 import AssetStorage
 import HTTPTypes
@@ -41,6 +42,9 @@ public struct AssetServerError: Error, Sendable, CustomStringConvertible {
         case outputTooLarge = "output_too_large"
         case unsupportedFormat = "unsupported_format"
         case transformFailed = "transform_failed"
+        case notAnAnimation = "not_an_animation"
+        case frameOutOfRange = "frame_out_of_range"
+        case renderFailed = "render_failed"
         case overloaded
         case transformTimeout = "transform_timeout"
         case timeout
@@ -135,6 +139,7 @@ public struct AssetServerError: Error, Sendable, CustomStringConvertible {
             case .unsupportedFormat: return Self(.unsupportedFormat, 415, error.message)
             case .overloaded: return .overloaded(retryAfter: retryAfter)
             case .colorConversionFailed: return Self(.undecodable, 422, error.message, detail: error.shortDescription)
+            case .notAnAnimation: return Self(.notAnAnimation, 422, error.message, detail: error.shortDescription)
             default: return Self(.transformFailed, 500, error.message, detail: error.shortDescription)
             }
         case let error as CodecError where error == .tooLarge:
@@ -164,6 +169,8 @@ public struct AssetServerError: Error, Sendable, CustomStringConvertible {
             }
             if let path = error.path { extra.append(("path", .string(path))) }
             return Self(.undecodable, 422, error.message, detail: error.shortDescription, extra: extra)
+        case let error as LottieRenderError:
+            return from(render: error)
         case let error as VideoError:
             if error.code == .rangeNotSatisfiable, let total = error.totalLength { return .rangeNotSatisfiable(totalLength: total) }
             if let underlying = error.underlying as? LoaderError { return from(loader: underlying) }
@@ -175,6 +182,19 @@ public struct AssetServerError: Error, Sendable, CustomStringConvertible {
             return Self(.unavailable, 503, "the request was cancelled")
         default:
             return Self(.internal, 500, "an internal error")
+        }
+    }
+
+    /// A frame that was not rendered: 500 `render_failed` when rlottie or its worker process failed
+    /// (a crash, a timeout: the server lives on, and the next request gets a new worker); 422 when
+    /// the animation or the frame asked of it is at fault.
+    private static func from(render error: LottieRenderError) -> AssetServerError {
+        let detail = error.shortDescription
+        switch error {
+        case .renderFailed: return Self(.renderFailed, 500, "the frame could not be rendered", detail: detail)
+        case .frameOutOfRange: return Self(.frameOutOfRange, 422, clipped(error.message), detail: detail)
+        case .sizeTooLarge: return Self(.sourceTooLarge, 422, clipped(error.message), detail: detail)
+        default: return Self(.undecodable, 422, clipped(error.message), detail: detail)
         }
     }
 

@@ -72,7 +72,7 @@ public enum ImageTargets {
     public static func query(for transform: ImageTransform, source: String, signature: String? = nil) -> String {
         var target = "/v1/image?url=" + percentEncoded(source)
         let canonical = transform.canonicalText
-        if canonical != "original" { target += "&" + canonical.replacingOccurrences(of: ",", with: "&") }
+        if canonical != "original" { target += "&" + queryText(canonical) }
         if let signature { target += "&sig=" + signature }
         return target
     }
@@ -83,10 +83,17 @@ public enum ImageTargets {
         var options = transform
         options.format = .auto
         let canonical = options.canonicalText
-        let optionText = canonical == "original" ? "-" : canonical.replacingOccurrences(of: "=", with: ":")
+        let optionText = canonical == "original"
+            ? "-" : canonical.replacingOccurrences(of: "=", with: ":").replacingOccurrences(of: "%", with: "%25")
         var target = "/v1/image/\(signature ?? "_")/\(optionText)/\(Base64URL.encode(Array(source.utf8)))"
         if case .format(let format) = transform.format { target += "." + format.rawValue }
         return target
+    }
+
+    /// A canonical transform text as query items: `,` between pairs becomes `&`, and the `%` of a
+    /// frame position (`frame=50%`) is percent-encoded.
+    static func queryText(_ canonical: String) -> String {
+        canonical.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: ",", with: "&")
     }
 
     /// `text` with everything but unreserved characters percent-encoded.

@@ -6,8 +6,10 @@ import Foundation
 ///
 /// - **Query form**: `/v1/image?url=U&w=256&h=256&fit=cover&format=webp[&preset=P][&sig=S]`.
 /// - **Path form**: `/v1/image/{S or _}/{options or -}/{base64url U}[.{ext}]`; options are
-///   `key:value` (or `key=value`) pairs separated by `,`, including `preset:P`; the extension picks
-///   the format (none: `auto`).
+///   `key:value` (or `key=value`) pairs separated by `,`, including `preset:P`, percent-decoded
+///   when they decode (`frame:50%25` is `frame=50%`); the extension picks the format (none: `auto`).
+/// - **Frames**: `frame=30`, `frame=50%` or `frame=1.5s` (a key like the others: in presets, in the
+///   signed text) makes the variant of a still frame of an animation.
 /// - **Presets** expand in place; a preset's keys cannot be given again. With
 ///   ``AssetServer/ImageService/presetsOnly``, only `preset` and `format` may be given.
 /// - **Signing**: with a signer, the signature must match the canonical transform and the source
@@ -22,7 +24,7 @@ struct VariantTarget: Sendable {
     static let rawFormats: Set<String> = ["pam", "ppm", "rgba"]
     /// Query keys that make a request a variant request.
     static let transformKeys: Set<String> = [
-        "w", "width", "h", "height", "fit", "enlarge", "gravity", "g", "dpr", "bg", "background", "q", "quality",
+        "frame", "w", "width", "h", "height", "fit", "enlarge", "gravity", "g", "dpr", "bg", "background", "q", "quality",
         "lossless", "progressive", "kernel", "metadata", "icc", "preset",
     ]
 
@@ -92,7 +94,8 @@ struct VariantTarget: Sendable {
             let source = String(bytes: bytes, encoding: .utf8)
         else { throw AssetServerError.invalidPath("has a source that is not base64url-encoded UTF-8") }
         var presetName: String? = nil
-        let options = segments[1]
+        // as the query form's values: percent-decoded, or taken as they are when they do not decode
+        let options = segments[1].removingPercentEncoding ?? String(segments[1])
         if options != "-" && !options.isEmpty {
             for item in options.split(separator: ",") {
                 guard let separator = item.firstIndex(where: { $0 == ":" || $0 == "=" }) else {

@@ -1,13 +1,15 @@
 import AssetLoading
 import AssetPipeline
 import AssetStorage
+import AssetWorkers
 import Prometheus
 import Synchronization
 
 /// The service's metrics in one Prometheus registry (the one the manager's loader also counts its
 /// loads in, through swift-metrics): requests by endpoint and status, cache lookups by layer and
 /// kind, bytes from the origin and to clients, revalidations, evictions, coalesced loads, and
-/// latency histograms of fetches, decodes and whole requests.
+/// latency histograms of fetches, decodes and whole requests; with render worker processes, what
+/// they did (started, jobs by result, running).
 ///
 /// Counters are created once per label set and kept; the cumulative figures of the caches
 /// (evictions, coalesced loads) are brought up to date when the metrics are read.
@@ -36,6 +38,10 @@ final class ServerMetrics: Sendable {
     private let variantLookups: [String: Counter]
     private let refusals = Mutex<[String: Counter]>([:])
     private let scraped = Mutex(Scraped())
+    /// The render worker pool and its series, when frames render in worker processes.
+    private let renderWorkers: RenderWorkerSeries?
+    /// The render worker pool's statistics last exported (nil before the first scrape).
+    private let scrapedWorkers = Mutex<WorkerPool.Statistics?>(nil)
 
     private struct RequestKey: Hashable {
         var endpoint: String
@@ -48,6 +54,15 @@ final class ServerMetrics: Sendable {
         var chunkEvictions = 0
         var memoryEvictions = 0
         var coalesced = 0
+    }
+
+    /// The series of a render worker pool, brought up to date from its statistics when read.
+    private struct RenderWorkerSeries: Sendable {
+        let pool: WorkerPool
+        let started: Counter
+        /// Jobs by result: done, failed, crashed, timed_out.
+        let jobs: [String: Counter]
+        let running: Gauge
     }
 
     /// The metric names and help texts (one place, since the registry requires the same help for
@@ -73,6 +88,10 @@ final class ServerMetrics: Sendable {
         static var variantLookups: MetricNameDescriptor { descriptor(
             "image_variant_lookups", "total", "Image variant requests by where the variant came from (memory, disk, miss).") }
         static var refusals: MetricNameDescriptor { descriptor("image_refusals", "total", "Image service requests answered with an error, by error code.") }
+        static var workersStarted: MetricNameDescriptor { descriptor("render_workers_started", "total", "Render worker processes started (a crashed or killed one is replaced).") }
+        static var renderJobs: MetricNameDescriptor { descriptor(
+            "render_jobs", "total", "Frames asked of render worker processes, by result (done, failed, crashed, timed_out).") }
+        static var workersRunning: MetricNameDescriptor { descriptor("render_workers_running", "", "Render worker processes running now.") }
     }
 
     static let latencyBuckets: [Duration] = [
@@ -81,9 +100,18 @@ final class ServerMetrics: Sendable {
         .seconds(1), .seconds(2), .seconds(5), .seconds(10), .seconds(30),
     ]
 
-    init(manager: AssetsManager, registry: PrometheusCollectorRegistry) {
+    init(manager: AssetsManager, registry: PrometheusCollectorRegistry, renderWorkers pool: WorkerPool? = nil) {
         self.manager = manager
         self.registry = registry
+        renderWorkers = pool.map { pool in
+            var jobs: [String: Counter] = [:]
+            for result in ["done", "failed", "crashed", "timed_out"] {
+                jobs[result] = registry.makeCounter(descriptor: Name.renderJobs, labels: [("result", result)])
+            }
+            return RenderWorkerSeries(
+                pool: pool, started: registry.makeCounter(descriptor: Name.workersStarted), jobs: jobs,
+                running: registry.makeGauge(descriptor: Name.workersRunning))
+        }
         var lookups: [Counter] = []
         for layer in Layer.allCases {
             for kind in AssetKind.allCases {
@@ -204,6 +232,27 @@ final class ServerMetrics: Sendable {
         histogram.record(.nanoseconds(Int64(seconds * 1e9)))
     }
 
+    /// Adds what the render worker pool did since the last scrape.
+    private func update(_ series: RenderWorkerSeries) {
+        // read under the lock, so that two scrapes at once count each job once
+        let (now, last) = scrapedWorkers.withLock { last -> (WorkerPool.Statistics, WorkerPool.Statistics?) in
+            let now = series.pool.statistics
+            defer { last = now }
+            return (now, last)
+        }
+        func delta(_ figure: KeyPath<WorkerPool.Statistics, Int>) -> Int64 {
+            Int64(max(0, now[keyPath: figure] - (last?[keyPath: figure] ?? 0)))
+        }
+        series.started.increment(by: delta(\.started))
+        let figures: [(String, KeyPath<WorkerPool.Statistics, Int>)] = [
+            ("done", \.done), ("failed", \.failed), ("crashed", \.crashed), ("timed_out", \.timedOut),
+        ]
+        for (result, figure) in figures {
+            series.jobs[result]?.increment(by: delta(figure))
+        }
+        series.running.set(Int64(now.running))
+    }
+
     /// The Prometheus text exposition, with the caches' cumulative figures brought up to date.
     func exposition() -> [UInt8] {
         let disk = manager.diskCache.isOpen ? manager.diskCache.statistics.evictions : 0
@@ -215,6 +264,7 @@ final class ServerMetrics: Sendable {
             return (max(0, disk - last.diskEvictions), max(0, chunks - last.chunkEvictions),
                     max(0, memory - last.memoryEvictions), max(0, joined - last.coalesced))
         }
+        if let series = renderWorkers { update(series) }
         evictions[1].increment(by: Int64(deltas.0))
         evictions[2].increment(by: Int64(deltas.1))
         evictions[0].increment(by: Int64(deltas.2))

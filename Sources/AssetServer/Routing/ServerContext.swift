@@ -24,7 +24,7 @@ final class ServerContext: Sendable {
     init(manager: AssetsManager, configuration: AssetServer.Configuration, logger: Logger) {
         self.configuration = configuration
         self.manager = manager
-        let metrics = ServerMetrics(manager: manager, registry: configuration.metrics)
+        let metrics = ServerMetrics(manager: manager, registry: configuration.metrics, renderWorkers: configuration.lottie.renderWorkers)
         self.metrics = metrics
         var images = configuration.images.util
         let observe = images.onTransform
@@ -32,8 +32,9 @@ final class ServerContext: Sendable {
             metrics.recordTransform(format: format.rawValue, seconds: seconds)
             observe?(format, seconds)
         }
-        self.images = ImageUtil(manager: manager, configuration: images)
-        self.lottie = LottieUtil(manager: manager)
+        let lottie = LottieUtil(manager: manager, configuration: configuration.lottie)
+        self.lottie = lottie
+        self.images = ImageUtil(manager: manager, configuration: images, lottie: lottie)
         self.video = VideoUtil(manager: manager, configuration: .init(readAheadChunks: configuration.readAheadChunks), logger: logger)
         self.jobs = PrefetchJobs(manager: manager, configuration: configuration, logger: logger)
         self.policy = FreshnessPolicy(configuration: manager.configuration.loader.freshness)

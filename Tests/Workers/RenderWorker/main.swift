@@ -1,6 +1,10 @@
 // A worker for the tests of WorkerPool: the real Lottie and video frame jobs, and jobs that misbehave on
 // purpose (crash, hang, allocate without bound, answer garbage), which the production worker
 // (`assetpipe worker`) does not have.
+//
+// `RenderWorker crash-once FILE` or `hang-once FILE`: the Lottie frame job crashes or hangs when it
+// can remove FILE (one job of all the pool's workers does), and renders otherwise, so that a
+// service's tests see a crashed render and then the next one answered.
 import AssetLottieRender
 import AssetVideoFrames
 import AssetWorkers
@@ -50,8 +54,22 @@ func crashingVideo(_ payload: [UInt8]) -> [UInt8] {
 
 var videoJob: WorkerLoop.Job = { try VideoFrameJob.handle($0) }
 if CommandLine.arguments.dropFirst().first == "crash-video" { videoJob = crashingVideo }
+
+/// The Lottie frame job, misbehaving once as the arguments say.
+func frameJob() -> WorkerLoop.Job {
+    let arguments = CommandLine.arguments.dropFirst()
+    guard arguments.count == 2, let mode = arguments.first, let marker = arguments.last else { return LottieFrameJob.handle }
+    return { payload in
+        if unlink(marker) == 0 {
+            if mode == "crash-once" { abort() }
+            if mode == "hang-once" { return hang(payload) }
+        }
+        return try LottieFrameJob.handle(payload)
+    }
+}
+
 let jobs: [String: WorkerLoop.Job] = [
-    LottieFrameJob.name: LottieFrameJob.handle,
+    LottieFrameJob.name: frameJob(),
     VideoFrameJob.name: videoJob,
     "read": read,
     "echo": { payload in payload },
