@@ -3,6 +3,7 @@ import AssetLoading
 import AssetPipeline
 import AssetServer
 import AssetStorage
+import AssetWorkers
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -19,6 +20,11 @@ struct ServeCommand: AsyncParsableCommand {
             /v1/lottie?url=U[&strict=1], POST /v1/prefetch, GET|DELETE /v1/prefetch/ID, /v1/cache/stats, \
             POST /v1/cache/prune and /v1/cache/purge?url=U (with --admin-token-file), /metrics, /healthz, /readyz. \
             With --origin, every other GET or HEAD is served from the cache or fetched from the origin at the same path.
+
+            /v1/image with a transform (w=320&format=webp...) answers an encoded variant; with \
+            frame=30, frame=50% or frame=1.5s, of a still frame of a Lottie animation, rendered in \
+            --render-workers worker processes of this executable: a crash or hang ends a worker, not \
+            the server, and answers 500 render_failed.
 
             Only http and https URLs are fetched, and never from loopback, private, link-local or other \
             non-public addresses unless --allow-private (the --origin itself is trusted).
@@ -40,6 +46,8 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var cache: CacheOptions
 
     @OptionGroup(title: "Image service") var images: ImageServiceOptions
+
+    @OptionGroup(title: "Render workers") var renderWorkers: RenderWorkerOptions
 
     @Option(help: ArgumentHelp("Reverse-proxy mode: fetch other paths from this origin (http://host:port).", valueName: "url"))
     var origin: String?
@@ -122,7 +130,12 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "assetpipe.serve")
-        let server = settings.server
+        var server = settings.server
+        // frames of animations render in worker processes of this executable: a crash or hang of
+        // rlottie ends a worker, and the request gets 500 render_failed
+        let renderWorkers = WorkerPool(configuration: settings.renderWorkers)
+        defer { renderWorkers.shutdown() }
+        server.lottie.renderWorkers = renderWorkers
         var disk = DiskCache.Configuration(directory: settings.cacheDirectory)
         if let maxDiskBytes = settings.maxDiskBytes { disk.maxBytes = maxDiskBytes }
         let manager: AssetsManager

@@ -2,6 +2,7 @@ import ArgumentParser
 import AssetLoading
 import AssetServer
 import AssetStorage
+import AssetWorkers
 import Foundation
 import Logging
 
@@ -13,6 +14,8 @@ struct ServeSettings {
     var memoryBudget: Int
     var maxDiskBytes: Int64?
     var logLevel: Logger.Level
+    /// The render worker pool's program, size and limits (started by `run`, which owns the pool).
+    var renderWorkers: WorkerPool.Configuration
 
     init(_ command: ServeCommand, environment: [String: String]) throws {
         let env = EnvironmentReader(environment)
@@ -64,6 +67,7 @@ struct ServeSettings {
             throw ValidationError("--node-name must be printable ASCII without spaces")
         }
         server.images = try command.images.resolve(env)
+        self.renderWorkers = try command.renderWorkers.resolve(env)
         self.server = server
         self.cacheDirectory = command.cache.directory
         self.memoryBudget = try Self.positive(command.memoryBudget ?? env.int("ASSETPIPE_MEMORY_BUDGET"), "--memory-budget") ?? (256 << 20)
