@@ -3,6 +3,7 @@ import AssetImaging
 import AssetLoading
 import AssetPipeline
 import AssetStorage
+import AssetWorkers
 import Foundation
 
 /// `assetpipe prefetch LIST`: fetch every URL of a list into the cache.
@@ -75,7 +76,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     var keepLocal = false
 
     @Option(name: .customLong("variant"), help: ArgumentHelp(
-        "Also make this image variant of every image (repeatable): 'w=256,format=webp'. format=auto makes the AVIF, WebP and JPEG/PNG answers browsers get. With --via, the tier node makes and keeps it.",
+        "Also make this image variant of every image (repeatable): 'w=256,format=webp'. format=auto makes the AVIF, WebP and JPEG/PNG answers browsers get. A variant with a frame ('frame=0,w=320') is made of every Lottie animation instead. With --via, the tier node makes and keeps it.",
         valueName: "transform"))
     var variants: [String] = []
 
@@ -127,10 +128,15 @@ struct PrefetchCommand: AsyncParsableCommand {
         let warmsTierOnly = loader.tier != nil && !keepLocal
         let manager = try await AssetsManager.open(configuration: .init(
             disk: .init(directory: cache.directory, maxBytes: .max, maxCount: .max), loader: loader))
+        let variants = try variantTransforms()
+        // frames made here render in worker processes of this executable, as the service's do
+        let renderWorkers = !warmsTierOnly && variants.contains { $0.frame != nil }
+            ? WorkerPool(configuration: .init(executable: "/proc/self/exe", arguments: ["worker"])) : nil
+        defer { renderWorkers?.shutdown() }
         let prefetcher = Prefetcher(manager: manager, configuration: .init(
             concurrency: concurrency, perHost: perHost, rate: rate, strategy: CacheStrategy(name: strategy)!,
             validate: validateItems, videoPrefix: videoPrefix, warmsTierOnly: warmsTierOnly,
-            variants: try variantTransforms()))
+            variants: variants, lottie: LottieUtil.Configuration(renderWorkers: renderWorkers)))
         let writer = (report != nil || json) ? try PrefetchReportWriter() : nil
         let trap = SignalTrap { _ in prefetcher.stop() }
         let progress = quiet ? nil : PrefetchProgressPrinter(prefetcher: prefetcher, interval: progressInterval)

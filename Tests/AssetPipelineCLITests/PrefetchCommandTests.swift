@@ -183,6 +183,43 @@ struct PrefetchCommandTests {
         #expect(try await assetpipeAsync(["prefetch", list.path, "--strategy", "whenever"]).status == 2)
     }
 
+    @Test func frameVariantsAreMadeOfAnimationsAndImageVariantsOfImages() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { await origin.stop() } }
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fresh = ("Cache-Control", "max-age=3600")
+        origin.setRoute("/anim/a.json", .resource(TestResource(
+            content: .bytes(try CLIFixtures.bytes("lottie/lottie-docs/parenting.json")), eTag: "\"a\"", headers: [fresh])))
+        origin.setRoute("/img/p.jpg", .resource(TestResource(
+            content: .bytes(try CLIFixtures.bytes("jpeg/libjpeg-turbo/testorig.jpg")), eTag: "\"p\"", headers: [fresh])))
+        let list = dir.appendingPathComponent("urls.txt")
+        try write([origin.url("/anim/a.json"), origin.url("/img/p.jpg")], to: list)
+        let reportFile = dir.appendingPathComponent("report.json")
+        let cacheDir = dir.appendingPathComponent("cache").path
+        let run = try await assetpipeAsync([
+            "prefetch", list.path, "--cache-dir", cacheDir, "--report", reportFile.path, "--quiet", "--timeout", "60",
+            "--variant", "frame=0,w=32,format=png", "--variant", "w=24,format=webp",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let (summary, items) = try report(reportFile)
+        #expect(summary["failed"] as? Int == 0)
+        #expect(summary["variants"] as? Int == 2)
+        #expect(try item(items, "/anim/a.json")["variants"] as? Int == 1)
+        #expect(try item(items, "/img/p.jpg")["variants"] as? Int == 1)
+        // the frame variant is in the cache: the same variant asked for again is a disk hit
+        let convert = try await assetpipeAsync([
+            "convert", origin.url("/anim/a.json"), "--cache-dir", cacheDir, "--transform", "frame=0,w=32",
+            "-o", dir.appendingPathComponent("f.png").path, "--json",
+        ])
+        #expect(convert.status == 0, "\(convert.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(convert.stdout.utf8)) as? [String: Any])
+        #expect(json["origin"] as? String == "disk")
+        #expect(json["transform"] as? String == "frame=0,w=32,format=png")
+        #expect((json["width"] as? Int, json["height"] as? Int) == (32, 32))
+        #expect(origin.requestCount(path: "/anim/a.json") == 1)
+    }
+
     /// SIGINT in the middle: the run stops soon, the report says so, the cache verifies clean, and
     /// running the same list again fetches only what the first run did not store.
     @Test func sigintStopsCleanlyAndARerunCompletes() async throws {

@@ -139,6 +139,24 @@ struct TierTests {
             #expect(harness.origin.requestCount(path: "/p.jpg") == 1)
         }
     }
+
+    @Test func prefetchWithAFrameVariantHasTheTierNodeRenderIt() async throws {
+        try await ServerHarness.with({ configuration, _ in configuration.nodeName = "node-f" }) { harness in
+            harness.origin.setRoute("/a.json", .resource(TestResource(
+                content: .bytes(try ServerHarness.fixture(FrameVariantTests.moving)), eTag: "\"a\"", headers: freshForAnHour)))
+            try await Self.withLocalManager(tier: try #require(CacheTier(url: URL(string: harness.base)!))) { manager in
+                let variants = [try ImageTransform(parsing: "frame=50%,w=40,format=webp")]
+                let prefetcher = Prefetcher(manager: manager, configuration: .init(warmsTierOnly: true, variants: variants))
+                let summary = await prefetcher.run([PrefetchItem(url: harness.origin.location("/a.json"), kind: .lottie)]) { _ in }
+                #expect(summary.failed == 0)
+                #expect(summary.variants == 1)
+            }
+            let answer = try await harness.send(harness.endpoint("image", originPath: "/a.json", "&frame=50%25&w=40&format=webp"))
+            #expect(answer.status == 200)
+            #expect(answer.header("X-Assetpipe-Cache") == "memory")
+            #expect(harness.origin.requestCount(path: "/a.json") == 1)
+        }
+    }
 }
 
 import Synchronization

@@ -30,8 +30,14 @@ extension Prefetcher {
         public var warmsTierOnly: Bool
         /// Image variants to make of every image (``ImageUtil/variant(for:transform:accepting:options:)``),
         /// or, with ``warmsTierOnly``, to have the tier node make (`/v1/image`). A `format=auto`
-        /// variant is made for each answer a browser can get: AVIF, WebP and JPEG or PNG. Default none.
+        /// variant is made for each answer a browser can get: AVIF, WebP and JPEG or PNG. Variants
+        /// with a frame (`frame=0,w=320`) are made of every Lottie animation instead (a source whose
+        /// kind the list, the extension or the first bytes say is `lottie`). Default none.
         public var variants: [ImageTransform]
+        /// How animations are read and their frames rendered, for validation and for variants
+        /// with a frame; `renderWorkers` renders them in worker processes. Default: the util's
+        /// defaults (in this process).
+        public var lottie: LottieUtil.Configuration
 
         /// Creates a configuration; every parameter defaults to the value documented on its property.
         public init(
@@ -43,9 +49,11 @@ extension Prefetcher {
             videoPrefix: Int64? = nil,
             duplicateWindow: Int = 1_000_000,
             warmsTierOnly: Bool = false,
-            variants: [ImageTransform] = []
+            variants: [ImageTransform] = [],
+            lottie: LottieUtil.Configuration = LottieUtil.Configuration()
         ) {
             self.variants = variants
+            self.lottie = lottie
             self.concurrency = concurrency
             self.perHost = perHost
             self.rate = rate

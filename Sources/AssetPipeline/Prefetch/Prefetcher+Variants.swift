@@ -1,5 +1,6 @@
 import AssetImaging
 import AssetLoading
+import AssetStorage
 
 extension Prefetcher {
     /// The `Accept` fields of the browsers whose answers a `format=auto` variant is warmed for, and
@@ -10,15 +11,30 @@ extension Prefetcher {
         ("image/*,*/*;q=0.8", [.jpeg, .png]),
     ]
 
-    /// Makes every configured variant of the image at `url` (or has the tier node make it); returns
-    /// how many were made or warmed.
-    func warmVariants(of url: String) async throws -> Int {
+    /// The configured variants that apply to a source of `kind` (`named`: the kind the list gave,
+    /// if any): those with a frame to an animation, the others to an image, or to a source whose
+    /// kind is not known (as before frames existed).
+    static func variants(_ transforms: [ImageTransform], of kind: AssetKind?, named: AssetKind?) -> [ImageTransform] {
+        switch kind {
+        case .image: transforms.filter { $0.frame == nil }
+        case .lottie: transforms.filter { $0.frame != nil }
+        case nil where named == nil: transforms.filter { $0.frame == nil }
+        default: []
+        }
+    }
+
+    /// Makes `transforms` of the source at `url` (or has the tier node make them); returns how many
+    /// were made or warmed.
+    func warmVariants(_ transforms: [ImageTransform], of url: String) async throws -> Int {
         let location = try AssetRequest.location(url)
         var count = 0
-        for transform in configuration.variants {
+        for transform in transforms {
             let auto = transform.format == .auto
             if configuration.warmsTierOnly {
-                let query = transform.canonicalText == "original" ? "format=auto" : transform.canonicalText.replacingOccurrences(of: ",", with: "&")
+                // the query form's items; a frame position's '%' percent-encoded
+                let query = transform.canonicalText == "original"
+                    ? "format=auto"
+                    : transform.canonicalText.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: ",", with: "&")
                 for accept in auto ? Self.warmedAcceptClasses.map(\.accept) : [nil] {
                     _ = try await manager.loader.warmTierVariant(for: location, imageQuery: query, accept: accept)
                     count += 1

@@ -46,8 +46,8 @@ public final class Prefetcher: Sendable {
         hosts = HostLimiter(limit: configuration.perHost)
         pacer = configuration.rate.flatMap { $0 > 0 && $0.isFinite ? RequestPacer(rate: $0) : nil }
         duplicates = DuplicateFilter(capacity: configuration.duplicateWindow)
-        images = ImageUtil(manager: manager)
-        animations = LottieUtil(manager: manager)
+        animations = LottieUtil(manager: manager, configuration: configuration.lottie)
+        images = ImageUtil(manager: manager, lottie: animations)
         videos = VideoUtil(manager: manager)
     }
 
@@ -137,11 +137,10 @@ public final class Prefetcher: Sendable {
     /// Loads one URL, guesses its kind when the list did not name it, and validates it if asked.
     private func fetch(_ url: String, kind: AssetKind?, line: Int) async throws -> PrefetchResult {
         var result = try await fetchSource(url, kind: kind, line: line)
-        guard !configuration.variants.isEmpty, result.failure == nil, result.kind == .image || (result.kind == nil && kind == nil) else {
-            return result
-        }
+        let transforms = Self.variants(configuration.variants, of: result.kind, named: kind)
+        guard !transforms.isEmpty, result.failure == nil else { return result }
         do {
-            result.variants = try await warmVariants(of: url)
+            result.variants = try await warmVariants(transforms, of: url)
         } catch let error where !(error is CancellationError) {
             result.failure = PrefetchResult.Failure(code: "variant_failed", message: "a variant could not be made: \(error)")
         }
