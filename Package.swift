@@ -186,6 +186,7 @@ let package = Package(
                 "AssetCodecs",
                 "AssetImaging",
                 "AssetLottie",
+                "AssetVideoFrames",
                 "AssetLottieRender",
                 "AssetWorkers",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -279,7 +280,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "AssetExamples",
-            dependencies: ["AssetPipeline", "AssetLoading", "AssetStorage", "AssetCodecs", "AssetImaging", "AssetLottie"]
+            dependencies: ["AssetPipeline", "AssetLoading", "AssetStorage", "AssetCodecs", "AssetImaging", "AssetLottie", "AssetVideoFrames"]
         ),
         .executableTarget(
             name: "DiskCacheWorker",
@@ -329,7 +330,7 @@ let package = Package(
             "AssetVideoFrames", "AssetTestSupport", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "AssetServerTests", dependencies: [
-            "AssetServer", "AssetPipeline", "AssetStorage", "AssetLoading", "AssetTestSupport", "AssetImaging", "AssetCodecs", "AssetWorkers",
+            "AssetServer", "AssetPipeline", "AssetStorage", "AssetLoading", "AssetTestSupport", "AssetImaging", "AssetCodecs", "AssetWorkers", "AssetVideoFrames",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

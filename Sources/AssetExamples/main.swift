@@ -119,15 +119,19 @@ check(local.format == .png && local.width == 64 && local.height == 42, "variants
 var sent = 0
 @MainActor func send(_ piece: Data) { sent += piece.count }
 // README: video
+import AssetVideoFrames
+
 let video = VideoUtil(manager: manager)        // 1 MiB chunks in <cache>/chunks, a 1 GiB budget (LRU)
 let head = try await video.data(for: videoURL, range: 0..<65_536)        // also `start...` and `lastBytes:`
 for try await piece in video.stream(for: videoURL, range: .from(1 << 20)) { send(piece) }   // bounded memory
 try await video.prefetch(for: videoURL, head: 1 << 20, tail: 1 << 20)    // an MP4's moov is at one end
+let poster = try await video.frame(for: videoURL, at: .progress(0.5), size: VideoFrameSize(width: 320))   // a still frame
 try await manager.shutdown()                   // when done: flushes the disk cache's access records
 // README: end
 let videoBytes = try fixture("video/sample_with_increasing_timestamps_360p.mp4")
 check(head == videoBytes.prefix(65_536), "video: the first 64 KiB")
 check(sent == videoBytes.count - (1 << 20), "video: the stream from 1 MiB to the end")
+check(poster.bitmap.width == 320 && poster.bitmap.height == 180 && poster.time > 8, "video: the frame at 50%, 320 wide")
 
 let data = Data("a value worth keeping".utf8)
 // README: memory

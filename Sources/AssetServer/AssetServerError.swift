@@ -5,6 +5,7 @@ import AssetLottie
 import AssetLottieRender
 import AssetPipeline
 import AssetStorage
+import AssetVideoFrames
 import HTTPTypes
 
 /// An error the server answers with: an HTTP status and a JSON body
@@ -171,6 +172,15 @@ public struct AssetServerError: Error, Sendable, CustomStringConvertible {
             return Self(.undecodable, 422, error.message, detail: error.shortDescription, extra: extra)
         case let error as LottieRenderError:
             return from(render: error)
+        case let error as VideoFrameError:
+            // as a Lottie frame's: the decoder or its worker failing is ours (500), the video or
+            // the time asked of it is at fault (422)
+            switch error.code {
+            case .renderFailed: return Self(.renderFailed, 500, "the frame could not be decoded", detail: error.code.rawValue)
+            case .frameOutOfRange: return Self(.frameOutOfRange, 422, clipped(error.message), detail: error.code.rawValue)
+            case .tooLarge: return Self(.sourceTooLarge, 422, clipped(error.message), detail: error.code.rawValue)
+            default: return Self(.undecodable, 422, clipped(error.message), detail: error.code.rawValue)
+            }
         case let error as VideoError:
             if error.code == .rangeNotSatisfiable, let total = error.totalLength { return .rangeNotSatisfiable(totalLength: total) }
             if let underlying = error.underlying as? LoaderError { return from(loader: underlying) }

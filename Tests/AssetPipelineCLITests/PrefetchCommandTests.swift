@@ -183,7 +183,7 @@ struct PrefetchCommandTests {
         #expect(try await assetpipeAsync(["prefetch", list.path, "--strategy", "whenever"]).status == 2)
     }
 
-    @Test func frameVariantsAreMadeOfAnimationsAndImageVariantsOfImages() async throws {
+    @Test func frameVariantsAreMadeOfAnimationsAndVideosAndImageVariantsOfImages() async throws {
         let origin = try await TestOrigin.start()
         defer { Task { await origin.stop() } }
         let dir = try temporaryDirectory()
@@ -193,8 +193,10 @@ struct PrefetchCommandTests {
             content: .bytes(try CLIFixtures.bytes("lottie/lottie-docs/parenting.json")), eTag: "\"a\"", headers: [fresh])))
         origin.setRoute("/img/p.jpg", .resource(TestResource(
             content: .bytes(try CLIFixtures.bytes("jpeg/libjpeg-turbo/testorig.jpg")), eTag: "\"p\"", headers: [fresh])))
+        origin.setRoute("/clip/v.mp4", .resource(TestResource(
+            content: .bytes(try CLIFixtures.bytes("video/sample.mp4")), eTag: "\"v\"", headers: [fresh])))
         let list = dir.appendingPathComponent("urls.txt")
-        try write([origin.url("/anim/a.json"), origin.url("/img/p.jpg")], to: list)
+        try write([origin.url("/anim/a.json"), origin.url("/img/p.jpg"), origin.url("/clip/v.mp4")], to: list)
         let reportFile = dir.appendingPathComponent("report.json")
         let cacheDir = dir.appendingPathComponent("cache").path
         let run = try await assetpipeAsync([
@@ -204,9 +206,19 @@ struct PrefetchCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         let (summary, items) = try report(reportFile)
         #expect(summary["failed"] as? Int == 0)
-        #expect(summary["variants"] as? Int == 2)
+        #expect(summary["variants"] as? Int == 3)
         #expect(try item(items, "/anim/a.json")["variants"] as? Int == 1)
         #expect(try item(items, "/img/p.jpg")["variants"] as? Int == 1)
+        // a video's frame variant too (its first frame, 1080x720 scaled to 32 wide)
+        #expect(try item(items, "/clip/v.mp4")["variants"] as? Int == 1)
+        let videoFrame = try await assetpipeAsync([
+            "convert", origin.url("/clip/v.mp4"), "--cache-dir", cacheDir, "--transform", "frame=0,w=32,format=png",
+            "-o", dir.appendingPathComponent("v.png").path, "--json",
+        ])
+        #expect(videoFrame.status == 0, "\(videoFrame.stderr)")
+        let videoJSON = try #require(try JSONSerialization.jsonObject(with: Data(videoFrame.stdout.utf8)) as? [String: Any])
+        #expect(videoJSON["origin"] as? String == "disk")
+        #expect((videoJSON["width"] as? Int, videoJSON["height"] as? Int) == (32, 21))
         // the frame variant is in the cache: the same variant asked for again is a disk hit
         let convert = try await assetpipeAsync([
             "convert", origin.url("/anim/a.json"), "--cache-dir", cacheDir, "--transform", "frame=0,w=32",

@@ -4,6 +4,7 @@ import AssetLoading
 import AssetPipeline
 @testable import AssetServer
 import AssetTestSupport
+import AssetVideoFrames
 import AssetWorkers
 import Foundation
 import Testing
@@ -172,6 +173,42 @@ struct FrameVariantTests {
             #expect(changed.header("X-Assetpipe-Cache") == "miss")
             let bitmap = try Self.decoded(changed.body)
             #expect(bitmap.pixels[0..<4] == [255, 0, 0, 255])
+        }
+    }
+
+    /// The frame of a video at `time`, decoded here, then resized and encoded as the service does.
+    static func expectedVideoFrame(_ bytes: [UInt8], at time: VideoFrameTime, transform: String) throws -> [UInt8] {
+        let frame = try VideoFrameDecoder().decode(VideoFrameSource(size: Int64(bytes.count)) { offset, count in
+            Array(bytes[Int(offset)..<min(bytes.count, Int(offset) + count)])
+        }, at: time)
+        return try ImageProcessor().process(bitmap: frame.bitmap, transform: try ImageTransform(parsing: transform)).bytes
+    }
+
+    @Test(arguments: [false, true])
+    func aVideosFrameIsAVariantToo(inWorkers: Bool) async throws {
+        let pool = inWorkers ? WorkerPool(configuration: .init(executable: builtProduct("RenderWorker"), count: 1)) : nil
+        defer { pool?.shutdown() }
+        try await ServerHarness.with({ configuration, _ in configuration.lottie.renderWorkers = pool }) { harness in
+            // 17 s of 640x360 H.264, the index at the end
+            let bytes = try ServerHarness.fixture("video/sample_with_increasing_timestamps_360p.mp4")
+            harness.origin.setRoute("/v.mp4", .resource(TestResource(content: .bytes(bytes), eTag: "\"v1\"", headers: freshForAnHour)))
+            let first = try await harness.send(harness.endpoint("image", originPath: "/v.mp4", "&frame=2.5s&w=320&format=png"))
+            #expect(first.status == 200, "\(first.text)")
+            #expect(first.header("X-Image-Width") == "320" && first.header("X-Image-Height") == "180")
+            let expected = try Self.expectedVideoFrame(bytes, at: .seconds(2.5), transform: "w=320,format=png")
+            #expect(first.body == expected)
+            let again = try await harness.send(harness.endpoint("image", originPath: "/v.mp4", "&frame=2.5s&w=320&format=png"))
+            #expect(again.header("X-Assetpipe-Cache") == "memory")
+            let start = try await harness.send(harness.endpoint("image", originPath: "/v.mp4", "&frame=0&w=320&format=png"))
+            #expect(start.status == 200)
+            #expect(start.body != first.body)
+            // a frame number is no time in a video; a time past its end
+            for frame in ["30", "60s"] {
+                let refused = try await harness.send(harness.endpoint("image", originPath: "/v.mp4", "&frame=\(frame)&w=320&format=png"))
+                #expect(refused.status == 422, "\(frame)")
+                #expect(refused.errorCode == "frame_out_of_range", "\(frame)")
+            }
+            if let pool { #expect(pool.statistics.done == 2 && pool.statistics.failed == 1) }
         }
     }
 

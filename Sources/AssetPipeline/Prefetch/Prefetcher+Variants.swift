@@ -12,12 +12,12 @@ extension Prefetcher {
     ]
 
     /// The configured variants that apply to a source of `kind` (`named`: the kind the list gave,
-    /// if any): those with a frame to an animation, the others to an image, or to a source whose
+    /// if any): those with a frame to an animation or a video, the others to an image, or to a source whose
     /// kind is not known (as before frames existed).
     static func variants(_ transforms: [ImageTransform], of kind: AssetKind?, named: AssetKind?) -> [ImageTransform] {
         switch kind {
         case .image: transforms.filter { $0.frame == nil }
-        case .lottie: transforms.filter { $0.frame != nil }
+        case .lottie, .video: transforms.filter { $0.frame != nil }
         case nil where named == nil: transforms.filter { $0.frame == nil }
         default: []
         }

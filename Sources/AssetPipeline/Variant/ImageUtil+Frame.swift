@@ -2,6 +2,8 @@ import AssetCodecs
 import AssetImaging
 import AssetLottie
 import AssetLottieRender
+import AssetVideoFrames
+import AssetWorkers
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -15,12 +17,16 @@ extension ImageUtil {
         /// A Lottie animation: JSON that shows Lottie's keys, or a ZIP (dotLottie) or gzip (`.tgs`)
         /// container, which the reader opens.
         case lottie
+        /// An MP4/QuickTime or Matroska/WebM video (`ftyp` at offset 4, the EBML magic).
+        case video
 
         /// The kind of `data`, or nil when it is none: the one place that decides that a source
         /// is not an animation.
         init?(sniffing data: Data) {
             let head = Array(data.prefix(KindSniffer.prefixLength))
-            if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x1F, 0x8B]) || KindSniffer.looksLikeLottieJSON(head) {
+            if FrameSourceKind(prefix: head) == .video {
+                self = .video
+            } else if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x1F, 0x8B]) || KindSniffer.looksLikeLottieJSON(head) {
                 self = .lottie
             } else {
                 return nil
@@ -54,10 +60,12 @@ extension ImageUtil {
         switch MovingSource(sniffing: data) {
         case .lottie:
             return try await lottieFrame(of: data, at: spec, transform: transform, processor: processor)
+        case .video:
+            return try await videoFrame(of: data, at: spec, processor: processor)
         case nil:
             let what = ImageFormat(sniffing: data.prefix(64)).map { "a \($0.rawValue.uppercased()) image" } ?? "bytes that hold no animation"
             throw ImagingError.notAnAnimation(
-                "a frame was asked of \(what): a frame is taken of a Lottie animation (JSON, dotLottie or .tgs)")
+                "a frame was asked of \(what): a frame is taken of a Lottie animation (JSON, dotLottie or .tgs) or a video (MP4, WebM)")
         }
     }
 
@@ -71,6 +79,42 @@ extension ImageUtil {
             configuration: processor.configuration
         ).map { LottieFrameSize(width: $0) } ?? .natural
         return try await lottie.frame(of: animation, at: LottieFrameTime(spec, of: animation), size: size)
+    }
+
+    /// A frame of the video `data` holds, decoded with FFmpeg at its own size (the processor
+    /// resizes it): in a worker of the Lottie util's render pool when it has one (`assetpipe
+    /// worker` serves both kinds of job; its reads are answered from `data`), else here on a
+    /// decoding thread.
+    /// - Throws: `VideoFrameError`; `frameOutOfRange` for a frame number other than 0 (a video's
+    ///   frame is a time or a position).
+    private func videoFrame(of data: Data, at spec: FrameSpec, processor: ImageProcessor) async throws -> Bitmap {
+        let time: VideoFrameTime
+        switch spec {
+        case .number(0): time = .first
+        case .number(let number):
+            throw VideoFrameError(.frameOutOfRange, "a video's frame is a time (2.5s) or a position (50%), not frame \(number)")
+        case .percent(let percent): time = .progress(percent / 100)
+        case .seconds(let seconds): time = .seconds(seconds)
+        }
+        let limits = VideoFrameDecoder.Configuration(maxPixels: processor.configuration.maxSourcePixels)
+        let bytes = data
+        let read: @Sendable (Int64, Int) -> [UInt8]? = { offset, count in
+            guard offset >= 0, offset <= Int64(bytes.count) else { return nil }
+            let start = bytes.startIndex + Int(offset)
+            return [UInt8](bytes[start..<min(bytes.endIndex, start + count)])
+        }
+        if let workers = lottie.configuration.renderWorkers {
+            let payload = VideoFrameJob.request(sourceSize: Int64(bytes.count), at: time, size: .natural, limits: limits)
+            do {
+                return try VideoFrameJob.frame(fromReply: try await workers.run(VideoFrameJob.name, payload: payload, reads: read)).bitmap
+            } catch let error as WorkerError {
+                if let failure = error.failure { throw VideoFrameError(workerFailure: failure) }
+                throw VideoFrameError(.renderFailed, "the frame worker \(error)")
+            }
+        }
+        return try await runDecoding {
+            try VideoFrameDecoder(configuration: limits).decode(VideoFrameSource(size: Int64(bytes.count), read: read), at: time).bitmap
+        }
     }
 
     /// The width to render a vector frame at, its height following the aspect ratio: the least
