@@ -78,7 +78,8 @@ struct WorkerPoolTests {
         } catch {
             #expect(error.code == .timedOut)
         }
-        #expect(ContinuousClock.now - start < .seconds(10))
+        // killed at the timeout, not waited out (a loaded machine's worker start and reaping included)
+        #expect(ContinuousClock.now - start < .seconds(30))
         // the hung worker is gone (killed and reaped), and a new one answers
         #expect(kill(pid, 0) != 0)
         #expect(try await pool.run("echo", payload: [7]) == [7])
