@@ -8,7 +8,9 @@ import Foundation
 
 extension LottieFrameRenderer {
     /// Checks `animation` against this renderer's limits and writes the JSON rlottie will read
-    /// (see ``LottieRenderInput``). rlottie is not called.
+    /// (see ``LottieRenderInput``), spelled so that rlottie reads it as Lottie means it: one
+    /// member per key, each layer's `ddd` before its `ks`, each dash array's offset last.
+    /// rlottie is not called.
     /// - Throws: `LottieRenderError`: `invalidSize` (missing, not positive) or `sizeTooLarge` for
     ///   the animation's `w`/`h`,
     ///   `unsupported` for an animation without frames or with a hazard (a cycle, nesting past
@@ -30,7 +32,8 @@ extension LottieFrameRenderer {
             omitted = try EmbeddedImages.prepare(&assets, maxPixels: configuration.maxImagePixels)
             model.assets = assets
         }
-        let json = JSONWriter(integralNumbersAsIntegers: true).write(model.json)
+        let rewritten = try RLottieJSON.rewrite(model.json)
+        let json = JSONWriter(integralNumbersAsIntegers: true).write(rewritten)
         return LottieRenderInput(json: Data(json), width: width, height: height, frameCount: frameCount,
                                  omittedImageCount: omitted)
     }
