@@ -14,7 +14,8 @@ extension LottieFrameRenderer {
     /// - Throws: `LottieRenderError`: `invalidSize` (missing, not positive) or `sizeTooLarge` for
     ///   the animation's `w`/`h`,
     ///   `unsupported` for an animation without frames or with a hazard (a cycle, nesting past
-    ///   the limit), `sizeTooLarge` for embedded images past the limit.
+    ///   the limit, a path coordinate past the limit), `sizeTooLarge` for embedded images past
+    ///   the limit.
     public func prepare(_ animation: LottieAnimation) throws(LottieRenderError) -> LottieRenderInput {
         let width = try naturalSide(animation.width, "w")
         let height = try naturalSide(animation.height, "h")
@@ -32,7 +33,7 @@ extension LottieFrameRenderer {
             omitted = try EmbeddedImages.prepare(&assets, maxPixels: configuration.maxImagePixels)
             model.assets = assets
         }
-        let rewritten = try RLottieJSON.rewrite(model.json)
+        let rewritten = try RLottieJSON.rewrite(model.json, maxPathCoordinate: configuration.maxPathCoordinate)
         let json = JSONWriter(integralNumbersAsIntegers: true).write(rewritten)
         return LottieRenderInput(json: Data(json), width: width, height: height, frameCount: frameCount,
                                  omittedImageCount: omitted)

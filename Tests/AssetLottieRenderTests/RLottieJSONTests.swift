@@ -153,11 +153,65 @@ struct RLottieJSONTests {
         }
     }
 
+    // MARK: path coordinates
+
+    /// `value` with every number equal to `old` replaced by `new`.
+    static func replacing(_ old: Double, with new: Double, in value: JSONValue) -> JSONValue {
+        switch value {
+        case .int, .double: return value.doubleValue == old ? .double(new) : value
+        case .array(let elements): return .array(elements.map { replacing(old, with: new, in: $0) })
+        case .object(let object):
+            return .object(JSONObject(members: object.members.map { .init(key: $0.key, value: replacing(old, with: new, in: $0.value)) }))
+        default: return value
+        }
+    }
+
+    @Test func aVertexPastTheBoundIsRefusedAndOneAtItRendersWithinASecond() throws {
+        // libFuzzer moved one mask vertex of a solid layer scaled 2135% from x = 249.413 to
+        // 2,490,000,000.413; rlottie took 136 s to draw frame 0.
+        let animation = try RenderFixtures.animation("lottie/crashers/slow-mask-vertex-2e9.json")
+        let renderer = LottieFrameRenderer()
+        let error = #expect(throws: LottieRenderError.unsupported) { try renderer.prepare(animation) }
+        #expect(error?.message.hasPrefix("$.assets[0].layers[3].masksProperties[0].pt.k.v:") == true, "\(error?.message ?? "")")
+        #expect(renderer.renderCount == 0)
+
+        // The same file with that vertex at the bound (178 times the largest coordinate of our
+        // corpus) renders frame 0 at its own size within a second.
+        let limit = renderer.configuration.maxPathCoordinate
+        let atLimit = try LottieAnimation(json: Self.replacing(2_490_000_000.413, with: limit, in: animation.json))
+        #expect(atLimit != animation)
+        let clock = ContinuousClock()
+        let start = clock.now
+        _ = try renderer.render(atLimit, at: .frame(0))
+        #expect(clock.now - start < .seconds(1))
+        // The bound is the configuration's.
+        var tighter = LottieFrameRenderer.Configuration()
+        tighter.maxPathCoordinate = limit - 1
+        #expect(throws: LottieRenderError.unsupported) { try LottieFrameRenderer(configuration: tighter).prepare(atLimit) }
+    }
+
+    @Test func tangentsAndKeyframedPathsAreBoundedToo() throws {
+        func path(_ vertex: Double, _ tangent: Double) -> JSONValue {
+            let point = { (x: Double) in JSONValue.array([.double(x), .int(0)]) }
+            return .object(Self.object([("i", .array([point(tangent)])), ("o", .array([point(0)])),
+                                        ("v", .array([point(vertex)])), ("c", .bool(true))]))
+        }
+        let animated = JSONValue.object(Self.object([("a", .int(1)), ("k", .array([
+            .object(Self.object([("t", .int(0)), ("s", .array([path(10, 10)]))])),
+            .object(Self.object([("t", .int(30)), ("s", .array([path(10, -2e6)]))])),
+        ]))]))
+        let shape = JSONValue.object(Self.object([("ty", .string("sh")), ("ks", animated)]))
+        #expect(throws: LottieRenderError.unsupported) {
+            try RLottieJSON.rewrite(.array([shape]), maxPathCoordinate: 1e6)
+        }
+        #expect(try RLottieJSON.rewrite(.array([shape]), maxPathCoordinate: 3e6) == .array([shape]))
+    }
+
     // MARK: everything else
 
     @Test func otherwiseTheBytesAreThoseOfTheModel() throws {
-        // bouncy_ball.json and gradient-stroke.json have no repeated key and dash arrays in
-        // order: only each layer's `ddd` moves before its `ks`.
+        // bouncy_ball.json and gradient-stroke.json have no repeated key, dash arrays in order
+        // and no coordinate near the bound: only each layer's `ddd` moves before its `ks`.
         for file in ["bouncy_ball.json", "gradient-stroke.json"] {
             let animation = try RenderFixtures.animation("lottie/lottie-docs/\(file)")
             let input = try LottieFrameRenderer().prepare(animation)

@@ -11,11 +11,16 @@ import AssetLottie
 /// - **3D flags**: each layer's `ddd` written, 0 when absent, before `ks` (see
 ///   ``layersWithThreeDFlagFirst(_:)``). rlottie takes a layer as 3D until it reads `ddd`, and
 ///   reads `ks` as it comes, so a late or missing flag drops the layer's 2D rotation.
+/// - **Path coordinates**: a path's or a mask's vertices and tangents within a bound (see
+///   ``checkPathCoordinates(_:limit:path:)``); past it, the animation is refused. rlottie's
+///   rasterizer takes time in proportion to how far an edge reaches.
 ///
 /// Objects and arrays are walked with an explicit stack, so any depth the parser accepts is fine.
 enum RLottieJSON {
     /// `animation` (the model's JSON) rewritten for rlottie.
-    static func rewrite(_ animation: JSONValue) throws(LottieRenderError) -> JSONValue {
+    /// - Throws: `LottieRenderError.unsupported` for a path or mask coordinate past
+    ///   `maxPathCoordinate`.
+    static func rewrite(_ animation: JSONValue, maxPathCoordinate: Double) throws(LottieRenderError) -> JSONValue {
         let rewritten = try rewriteObjects(in: animation) { (object: JSONObject, path: () -> String) throws(LottieRenderError) -> JSONObject in
             var object = lastValues(of: object)
             if let type = object["ty"]?.stringValue, type == "st" || type == "gs",
@@ -23,6 +28,7 @@ enum RLottieJSON {
                case .array(let entries) = object.members[position].value {
                 object.members[position].value = .array(dashesWithOffsetLast(entries))
             }
+            try checkPathCoordinates(object, limit: maxPathCoordinate, path: path)
             return object
         }
         return layersWithThreeDFlagFirst(rewritten)
