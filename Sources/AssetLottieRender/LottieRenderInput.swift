@@ -15,8 +15,9 @@ import Foundation
 ///   so that rlottie never opens a file.
 /// - **Spelled as rlottie reads it**: where rlottie 0.1's reading of valid JSON depends on its
 ///   spelling, the spelling that means what Lottie means: one member per key (the last value,
-///   at the first key's position), each layer's `ddd` written (0 when absent) right before its
-///   `ks`, each stroke's dash array with one offset entry, last.
+///   at the first key's position), each layer's `ddd` written (0 when absent, 1 when its `ks`
+///   has `rx`, `ry` or `rz`) right before its `ks`, each stroke's dash array with one offset
+///   entry, last.
 /// - **Sendable bytes**: a worker process can be handed ``json`` and the three facts and render
 ///   with ``init(validatedJSON:width:height:frameCount:)``, without the model.
 public struct LottieRenderInput: Sendable, Hashable {

@@ -93,6 +93,20 @@ struct RLottieJSONTests {
         }
     }
 
+    @Test func aTwoDimensionalLayerWithThreeDimensionalRotationsIsWrittenAsThreeD() throws {
+        // lottie-ios' pr_1930_all_axis.json: a 2D image layer (`ddd` 0) turned by `rx`, `ry`
+        // and `rz`, which rlottie reads only on a 3D layer (with `ddd` 0 first it fails to load
+        // the file; with `rz` alone it draws nothing).
+        let written = try Self.written("lottie/lottie-ios/Issues/pr_1930_all_axis.json")
+        let layer = try #require(written.objectValue?["layers"]?.arrayValue?.first?.objectValue)
+        #expect(layer["ddd"] == .int(1))
+        for axis in ["all_axis", "rz"] {
+            let animation = try RenderFixtures.animation("lottie/lottie-ios/Issues/pr_1930_\(axis).json")
+            let bitmap = try LottieFrameRenderer().render(animation, at: .frame(0))
+            #expect(RenderFixtures.visiblePixels(bitmap) > bitmap.width * bitmap.height / 4, "\(axis)")
+        }
+    }
+
     // MARK: dash arrays
 
     @Test func aDashArrayWithItsOffsetFirstIsWrittenWithItLast() throws {

@@ -8,9 +8,10 @@ import AssetLottie
 ///   ``lastValues(of:)``). rlottie copies a repeated name once per occurrence and leaks the copies.
 /// - **Dash arrays**: a stroke's (`st`, `gs`) dash array with its one offset entry last (see
 ///   ``dashesWithOffsetLast(_:)``). rlottie ignores `n` and takes the last entry as the offset.
-/// - **3D flags**: each layer's `ddd` written, 0 when absent, before `ks` (see
-///   ``layersWithThreeDFlagFirst(_:)``). rlottie takes a layer as 3D until it reads `ddd`, and
-///   reads `ks` as it comes, so a late or missing flag drops the layer's 2D rotation.
+/// - **3D flags**: each layer's `ddd` written, 0 when absent (1 when `ks` has `rx`, `ry` or
+///   `rz`), before `ks` (see ``layersWithThreeDFlagFirst(_:)``). rlottie takes a layer as 3D
+///   until it reads `ddd`, and reads `ks` as it comes, so a late or missing flag drops the
+///   layer's 2D rotation.
 /// - **Path coordinates**: a path's or a mask's vertices and tangents within a bound (see
 ///   ``checkPathCoordinates(_:limit:path:)``); past it, the animation is refused. rlottie's
 ///   rasterizer takes time in proportion to how far an edge reaches.
