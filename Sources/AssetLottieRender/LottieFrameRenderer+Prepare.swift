@@ -8,11 +8,14 @@ import Foundation
 
 extension LottieFrameRenderer {
     /// Checks `animation` against this renderer's limits and writes the JSON rlottie will read
-    /// (see ``LottieRenderInput``). rlottie is not called.
+    /// (see ``LottieRenderInput``), spelled so that rlottie reads it as Lottie means it: one
+    /// member per key, each layer's `ddd` before its `ks`, each dash array's offset last.
+    /// rlottie is not called.
     /// - Throws: `LottieRenderError`: `invalidSize` (missing, not positive) or `sizeTooLarge` for
     ///   the animation's `w`/`h`,
     ///   `unsupported` for an animation without frames or with a hazard (a cycle, nesting past
-    ///   the limit), `sizeTooLarge` for embedded images past the limit.
+    ///   the limit, a path coordinate past the limit), `sizeTooLarge` for embedded images past
+    ///   the limit.
     public func prepare(_ animation: LottieAnimation) throws(LottieRenderError) -> LottieRenderInput {
         let width = try naturalSide(animation.width, "w")
         let height = try naturalSide(animation.height, "h")
@@ -30,7 +33,8 @@ extension LottieFrameRenderer {
             omitted = try EmbeddedImages.prepare(&assets, maxPixels: configuration.maxImagePixels)
             model.assets = assets
         }
-        let json = JSONWriter(integralNumbersAsIntegers: true).write(model.json)
+        let rewritten = try RLottieJSON.rewrite(model.json, maxPathCoordinate: configuration.maxPathCoordinate)
+        let json = JSONWriter(integralNumbersAsIntegers: true).write(rewritten)
         return LottieRenderInput(json: Data(json), width: width, height: height, frameCount: frameCount,
                                  omittedImageCount: omitted)
     }

@@ -9,7 +9,8 @@ import Synchronization
 ///   refuses, before rlottie is called, a size that is not a positive integer or is past
 ///   ``Configuration-swift.struct/maxDimension``, an animation without frames, a cycle of parents
 ///   or of precompositions (which crash rlottie), nesting past ``Configuration-swift.struct/maxNesting``
-///   and embedded images past ``Configuration-swift.struct/maxImagePixels``. `render(_:at:size:)`
+///   embedded images past ``Configuration-swift.struct/maxImagePixels`` and path coordinates past
+///   ``Configuration-swift.struct/maxPathCoordinate``. `render(_:at:size:)`
 ///   refuses a frame past ``Configuration-swift.struct/maxPixels`` or out of range. Each refusal is
 ///   a ``LottieRenderError``.
 /// - **rlottie** is called once per frame, through one C++ entry point that catches its

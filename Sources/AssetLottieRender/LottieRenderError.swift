@@ -29,8 +29,9 @@ public struct LottieRenderError: Error, Hashable, Sendable, CustomStringConverti
     /// A frame number outside `0..<frameCount`, or a progress outside `0...1`.
     public static let frameOutOfRange = LottieRenderError(.frameOutOfRange, "frame out of range")
     /// The animation cannot be rendered: it has no frames (`op <= ip`), a structure that makes
-    /// renderers crash (a cycle of parents or precompositions, nesting past the limit), or
-    /// rlottie refused it or read it otherwise than our parser did.
+    /// renderers crash (a cycle of parents or precompositions, nesting past the limit) or stall
+    /// (a path or mask coordinate past the limit), or rlottie refused it or read it otherwise
+    /// than our parser did.
     public static let unsupported = LottieRenderError(.unsupported, "unsupported animation")
     /// rlottie failed while rendering (it threw: out of memory, an internal error).
     public static let renderFailed = LottieRenderError(.renderFailed, "render failed")

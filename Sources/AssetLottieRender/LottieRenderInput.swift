@@ -13,6 +13,11 @@ import Foundation
 ///   none: rlottie refuses a file without it, Lottie 1.0 made it optional), every image a canonical base64 `data:`
 ///   URL of a PNG or JPEG whose header passed the image limits, or nothing (`p` and `u` emptied),
 ///   so that rlottie never opens a file.
+/// - **Spelled as rlottie reads it**: where rlottie 0.1's reading of valid JSON depends on its
+///   spelling, the spelling that means what Lottie means: one member per key (the last value,
+///   at the first key's position), each layer's `ddd` written (0 when absent, 1 when its `ks`
+///   has `rx`, `ry` or `rz`) right before its `ks`, each stroke's dash array with one offset
+///   entry, last.
 /// - **Sendable bytes**: a worker process can be handed ``json`` and the three facts and render
 ///   with ``init(validatedJSON:width:height:frameCount:)``, without the model.
 public struct LottieRenderInput: Sendable, Hashable {
