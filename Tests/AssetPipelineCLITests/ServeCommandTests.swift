@@ -27,7 +27,8 @@ struct ServeCommandTests {
             let gate = TestGate()
             origin.setRoute("/slow.bin", .response(TestResponse(
                 headers: [("Cache-Control", "max-age=3600")], body: .generated(length: 3_000_000), gate: gate)))
-            let command = try RunningCommand(["serve", "--port", "0", "--cache-dir", dir.path, "--allow-private"])
+            // room to drain on a loaded machine (the default 10 s once ran out beside the whole suite)
+            let command = try RunningCommand(["serve", "--port", "0", "--cache-dir", dir.path, "--allow-private", "--drain-timeout", "120"])
             let port = try await Self.port(of: command)
             let client = HTTPClient.shared
             let url = "http://127.0.0.1:\(port)/v1/asset?url=\(origin.url("/slow.bin").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"

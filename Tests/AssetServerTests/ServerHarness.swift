@@ -119,7 +119,7 @@ final class ServerHarness: Sendable {
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await client.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: .seconds(60))
         let collected = try await response.body.collect(upTo: 64 << 20)
         return Answer(status: Int(response.status.code), headers: response.headers, body: Array(collected.readableBytesView))
     }

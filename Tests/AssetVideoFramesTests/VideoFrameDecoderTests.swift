@@ -7,7 +7,7 @@ import Testing
 
 /// Frames of the corpus's videos decoded through positional reads, compared byte for byte with
 /// what Debian's `ffmpeg` command gives for the same file, time and size.
-@Suite struct VideoFrameDecoderTests {
+@Suite(.serialized) struct VideoFrameDecoderTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/video")
@@ -31,7 +31,7 @@ import Testing
 
     /// `ffmpeg [-ss T] -i FILE -frames:v 1 [-vf scale=W:H] -f rawvideo -pix_fmt rgba -`'s bytes.
     static func ffmpeg(_ path: String, seconds: Double? = nil, scale: String? = nil) async throws -> [UInt8] {
-        var arguments = ["-nostdin", "-v", "error"]
+        var arguments = ["-nostdin", "-v", "error", "-threads", "1"]
         if let seconds { arguments += ["-ss", String(seconds)] }
         arguments += ["-i", root.appendingPathComponent(path).path, "-frames:v", "1"]
         if let scale { arguments += ["-vf", "scale=\(scale)"] }
