@@ -102,6 +102,11 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "n"))
     var readAheadChunks: Int?
 
+    @Option(name: .customLong("unsent-bytes-limit"), help: ArgumentHelp(
+        "Bytes a connection's socket may hold unsent (TCP_NOTSENT_LOWAT), so that a slow player holds back video at the server, where read-ahead sees it; 0 leaves the kernel's default (default 131072). Env ASSETPIPE_UNSENT_BYTES_LIMIT.",
+        valueName: "bytes"))
+    var unsentBytesLimit: Int?
+
     @Option(name: .customLong("memory-asset-limit"), help: ArgumentHelp(
         "The largest body kept in memory for hot hits (default 1048576).", valueName: "bytes"))
     var memoryAssetLimit: Int?

@@ -60,6 +60,10 @@ struct ServeSettings {
             guard chunks >= 0 else { throw ValidationError("--read-ahead-chunks must be 0 or more") }
             server.readAheadChunks = chunks
         }
+        if let bytes = try command.unsentBytesLimit ?? env.int("ASSETPIPE_UNSENT_BYTES_LIMIT") {
+            guard bytes >= 0 else { throw ValidationError("--unsent-bytes-limit must be 0 or more") }
+            server.unsentBytesLimit = bytes == 0 ? nil : bytes
+        }
         server.memoryAssetLimit = try Self.positive(command.memoryAssetLimit ?? env.int("ASSETPIPE_MEMORY_ASSET_LIMIT"), "--memory-asset-limit") ?? server.memoryAssetLimit
         server.maxPrefetchJobs = try Self.positive(command.maxPrefetchJobs ?? env.int("ASSETPIPE_MAX_PREFETCH_JOBS"), "--max-prefetch-jobs") ?? server.maxPrefetchJobs
         server.nodeName = command.nodeName ?? env.string("ASSETPIPE_NODE_NAME") ?? server.nodeName

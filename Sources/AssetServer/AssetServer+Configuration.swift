@@ -46,10 +46,17 @@ extension AssetServer {
         /// like video: a range of them costs only its chunks. Default 64 MiB.
         public var largeAssetThreshold: Int64
         /// For the chunked answers (video, large assets): each origin request asks for the chunk at
-        /// the client's position and this many after it, the next one when the client gets there;
-        /// a client that leaves has its request's window read to the end and kept
+        /// the client's position and this many after it, the next one when the client gets there
+        /// (as far as ``unsentBytesLimit`` lets the server see where the client is); a client that
+        /// leaves has its request's window read to the end and kept
         /// (`VideoUtil.Configuration.readAheadChunks`). Default 1.
         public var readAheadChunks: Int
+        /// The most bytes a connection's socket holds unsent (`TCP_NOTSENT_LOWAT`): a write waits
+        /// once the kernel holds this much that it has not sent yet. A client that reads slowly then
+        /// holds back the body at the server, where the read-ahead sees it, instead of in several
+        /// MiB of kernel buffers; a client that reads fast is not slowed, as what the network has
+        /// in flight does not count. Nil leaves the kernel's default. Default 128 KiB.
+        public var unsentBytesLimit: Int?
         /// The largest body kept in the memory cache for hot hits; larger ones are read from disk for
         /// each request. Default 1 MiB.
         public var memoryAssetLimit: Int
@@ -95,6 +102,7 @@ extension AssetServer {
             maxBodyBytes: Int = 8 << 20,
             largeAssetThreshold: Int64 = 64 << 20,
             readAheadChunks: Int = 1,
+            unsentBytesLimit: Int? = 128 << 10,
             memoryAssetLimit: Int = 1 << 20,
             maxPrefetchJobs: Int = 8,
             maxPrefetchItems: Int = 100_000,
@@ -122,6 +130,7 @@ extension AssetServer {
             self.maxBodyBytes = maxBodyBytes
             self.largeAssetThreshold = largeAssetThreshold
             self.readAheadChunks = readAheadChunks
+            self.unsentBytesLimit = unsentBytesLimit
             self.memoryAssetLimit = memoryAssetLimit
             self.maxPrefetchJobs = maxPrefetchJobs
             self.maxPrefetchItems = maxPrefetchItems

@@ -70,7 +70,8 @@ public final class AssetServer: Service, Sendable {
                 },
                 hotPath: HotPath(context: responder.context),
                 idleTimeout: ServerResponder.timeAmount(configuration.idleTimeout),
-                maxHeaderBytes: configuration.maxHeaderBytes),
+                maxHeaderBytes: configuration.maxHeaderBytes,
+                unsentBytesLimit: configuration.unsentBytesLimit),
             configuration: ServerConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: AssetPipelineVersion.productToken,

@@ -27,6 +27,8 @@ struct AssetHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     let hotPath: HotPath
     let idleTimeout: TimeAmount?
     let maxHeaderBytes: Int
+    /// `TCP_NOTSENT_LOWAT` of each connection (see `AssetServer.Configuration.unsentBytesLimit`).
+    let unsentBytesLimit: Int?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
@@ -34,6 +36,9 @@ struct AssetHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             limits.maxHeaderFieldSize = maxHeaderBytes
             limits.maxHeaderListSize = maxHeaderBytes
             limits.maxHeaderFieldCount = 256
+            if let unsentBytesLimit, let options = channel.syncOptions {
+                try options.setOption(ChannelOptions.tcpOption(.init(rawValue: Self.tcpNotSentLowat)), value: unsentBytesLimit)
+            }
             let pipeline = channel.pipeline.syncOperations
             let lifecycle = ConnectionLifecycle(idleTimeout: idleTimeout)
             try pipeline.addHandler(FastPathHandler(hotPath: hotPath, lifecycle: lifecycle, maxHeadBytes: maxHeaderBytes))
@@ -48,6 +53,9 @@ struct AssetHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }
     }
+
+    /// `TCP_NOTSENT_LOWAT` of `<netinet/tcp.h>`, which Glibc's module does not export.
+    static let tcpNotSentLowat: CInt = 25
 
     func handle(value asyncChannel: Value, logger: Logger) async {
         await handleHTTP(asyncChannel: asyncChannel, logger: logger)

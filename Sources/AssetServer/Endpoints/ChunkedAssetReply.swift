@@ -55,8 +55,8 @@ struct ChunkedAssetReply: Sendable {
         let box = opened
         let metrics = context.metrics
         var reply = Reply(status: status, fields: fields, length: Int64(served.count), pump: pump) { writer in
-            if let first = box.first { try await pump.write(ByteBuffer(data: first), to: &writer) }
-            while let piece = try await box.next() { try await pump.write(ByteBuffer(data: piece), to: &writer) }
+            if let first = box.first { try await pump.write(first, to: &writer) }
+            while let piece = try await box.next() { try await pump.write(piece, to: &writer) }
             metrics.recordOriginBytes(box.stream.statistics.bytesFromOrigin)
         }
         reply.cacheStatus = "chunks"

@@ -1,4 +1,5 @@
 import AssetStorage
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,6 +18,18 @@ struct BodyPump: Sendable {
         let watchdog = channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
         defer { watchdog.cancel() }
         try await writer.write(buffer)
+    }
+
+    /// Writes `data` in pieces of at most ``streamPieceSize`` bytes, each within the write timeout.
+    /// The last piece is handed over once the ones before it have drained to the socket, so the
+    /// caller's next read (a chunk fetch) waits for the client to take all but one piece.
+    func write(_ data: Data, to writer: inout any ResponseBodyWriter) async throws {
+        var offset = data.startIndex
+        while offset < data.endIndex {
+            let end = min(data.endIndex, offset + Self.streamPieceSize)
+            try await write(ByteBuffer(bytes: data[offset..<end]), to: &writer)
+            offset = end
+        }
     }
 
     /// Sends `range` of an open file with `sendfile`, through the connection's ``FileRegionBridge``,
@@ -50,6 +63,9 @@ struct BodyPump: Sendable {
 
     /// The bytes of one file region.
     static let filePieceSize = 4 << 20
+
+    /// The largest piece of a streamed body (a chunk the store hands over) written at once.
+    static let streamPieceSize = 64 << 10
 
     /// The bytes read and written at once from a data file.
     static let pieceSize = 512 << 10
