@@ -87,7 +87,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "AssetCodecsFuzz",
-            dependencies: ["AssetCodecs", "AssetImaging"]
+            dependencies: ["AssetCodecs", "AssetImaging", "AssetFuzzSupport"]
         ),
         .target(
             name: "AssetLottie",
@@ -254,22 +254,25 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        // the driver the libFuzzer targets share: libFuzzer's entry points under scripts/fuzz, a replay
+        // of saved inputs without the fuzzer
+        .target(name: "AssetFuzzSupport"),
         // libFuzzer targets for the parsers (scripts/fuzz builds it with -sanitize=fuzzer)
         .executableTarget(
             name: "AssetParsersFuzz",
-            dependencies: ["AssetLoading", "AssetPipeline", "AssetStorage", "AssetLottie", "AssetServer"]
+            dependencies: ["AssetLoading", "AssetPipeline", "AssetStorage", "AssetLottie", "AssetServer", "AssetFuzzSupport"]
         ),
         // libFuzzer target of a Lottie frame as the service renders one: our reader, parser and the
         // renderer's checks, then rlottie (scripts/fuzz lottie-frames)
         .executableTarget(
             name: "AssetLottieFramesFuzz",
-            dependencies: ["AssetLottie", "AssetLottieRender"]
+            dependencies: ["AssetLottie", "AssetLottieRender", "AssetFuzzSupport"]
         ),
         // the libFuzzer target of a video frame: FFmpeg's demuxers and decoders through the C shim
         // (scripts/fuzz video-frames)
         .executableTarget(
             name: "AssetVideoFramesFuzz",
-            dependencies: ["AssetVideoFrames"]
+            dependencies: ["AssetVideoFrames", "AssetFuzzSupport"]
         ),
         .executableTarget(
             name: "AssetDemoOrigin",

@@ -1,9 +1,5 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import AssetCodecs
+import AssetFuzzSupport
 @_spi(Fuzzing) import AssetImaging
 
 /// Runs one input through every decoding path: the header, a full decode, a downscaled decode
@@ -42,39 +38,9 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
     }
 }
 
-#if ASSETPIPE_FUZZING
-/// libFuzzer's entry point (built by scripts/fuzz-codecs with `-sanitize=fuzzer`).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    fuzzOne(UnsafeRawBufferPointer(start: data, count: size))
-    return 0
-}
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
-/// SwiftPM links an executable's entry point as `<module>_main`; here it hands over to libFuzzer's
-/// driver (whose own `main` is then not linked).
-@_cdecl("AssetCodecsFuzz_main")
-public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments) { data, size in fuzzerTestOneInput(data, size) }
-}
-#else
-/// Without the fuzzer: replays the files named on the command line through the same paths.
+/// libFuzzer's target when built by scripts/fuzz-codecs (`-sanitize=fuzzer`); without the fuzzer,
+/// replays the files named on the command line through the same paths.
 @main
 struct AssetCodecsFuzz {
-    static func main() throws {
-        for path in CommandLine.arguments.dropFirst() {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            data.withUnsafeBytes { fuzzOne($0) }
-            print("ok \(path)")
-        }
-    }
+    static func main() throws { try FuzzDriver.main(fuzzOne) }
 }
-#endif

@@ -1,3 +1,4 @@
+import AssetFuzzSupport
 import Foundation
 @_spi(Fuzzing) import AssetLoading
 @_spi(Fuzzing) import AssetLottie
@@ -29,48 +30,34 @@ func fuzzOne(_ target: String, _ bytes: UnsafeRawBufferPointer) {
 /// The target of this run, from `ASSETPIPE_FUZZ_TARGET` (set by scripts/fuzz); read once.
 let selectedTarget: String = ProcessInfo.processInfo.environment["ASSETPIPE_FUZZ_TARGET"] ?? ""
 
-/// libFuzzer's entry point (built by scripts/fuzz with `-sanitize=fuzzer`).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    fuzzOne(selectedTarget, UnsafeRawBufferPointer(start: data, count: size))
-    return 0
+/// Whether `selectedTarget` names a target; when it does not, says on stderr which names it takes.
+/// A function of its own so that its strings are released before the process exits (a release
+/// just before `exit` is dropped, and LeakSanitizer would report the string).
+@inline(never)
+func checkSelectedTarget() -> Bool {
+    guard targets[selectedTarget] == nil else { return true }
+    let names = targets.keys.sorted().joined(separator: ", ")
+    FileHandle.standardError.write(Data("set ASSETPIPE_FUZZ_TARGET to one of: \(names)\n".utf8))
+    return false
 }
+#endif
 
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
-/// SwiftPM links an executable's entry point as `<module>_main`; here it checks the target and hands
-/// over to libFuzzer's driver (whose own `main` is then not linked).
-@_cdecl("AssetParsersFuzz_main")
-public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    guard targets[selectedTarget] != nil else {
-        let names = targets.keys.sorted().joined(separator: ", ")
-        FileHandle.standardError.write(Data("set ASSETPIPE_FUZZ_TARGET to one of: \(names)\n".utf8))
-        return 2
-    }
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments) { data, size in fuzzerTestOneInput(data, size) }
-}
-#else
-/// Without the fuzzer: `AssetParsersFuzz TARGET FILE...` replays files through a target.
+/// libFuzzer's target when built by scripts/fuzz (`-sanitize=fuzzer`), the parser named by
+/// `ASSETPIPE_FUZZ_TARGET`; without the fuzzer, `AssetParsersFuzz TARGET FILE...` replays files
+/// through a target.
 @main
 struct AssetParsersFuzz {
     static func main() throws {
+        #if ASSETPIPE_FUZZING
+        guard checkSelectedTarget() else { exit(2) }
+        FuzzDriver.runLibFuzzer { fuzzOne(selectedTarget, $0) }
+        #else
         let arguments = CommandLine.arguments.dropFirst()
         guard let target = arguments.first, targets[target] != nil else {
             print("usage: AssetParsersFuzz TARGET FILE... (TARGET: \(targets.keys.sorted().joined(separator: ", ")))")
             return
         }
-        for path in arguments.dropFirst() {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            data.withUnsafeBytes { fuzzOne(target, $0) }
-            print("ok \(path)")
-        }
+        try FuzzDriver.replay(arguments.dropFirst()) { fuzzOne(target, $0) }
+        #endif
     }
 }
-#endif

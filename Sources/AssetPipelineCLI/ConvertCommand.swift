@@ -204,7 +204,7 @@ struct ConvertCommand: AsyncParsableCommand {
     private func renderFrame(_ spec: FrameSpec) async throws -> Bitmap {
         guard let url = RemoteInput(input).url else {
             if try LocalInput.kind(of: input) == .video {
-                return try LocalInput.videoFrame(input, at: try Self.videoTime(spec)).bitmap
+                return try LocalInput.videoFrame(input, at: try VideoFrameTime(spec)).bitmap
             }
             let data = try LocalInput.read(input, limit: 256 << 20)
             guard let animation = try LottieDocumentReader().read(data).defaultEntry?.animation else {
@@ -216,22 +216,10 @@ struct ConvertCommand: AsyncParsableCommand {
             let video = VideoUtil(manager: manager)
             var kind = FrameSourceKind(pathExtensionOf: url)
             if kind == nil { kind = FrameSourceKind(prefix: try await video.data(for: url, range: 0..<12)) }
-            if kind == .video { return try await video.frame(for: url, at: try Self.videoTime(spec)).bitmap }
+            if kind == .video { return try await video.frame(for: url, at: try VideoFrameTime(spec)).bitmap }
             let lottie = LottieUtil(manager: manager)
             let animation = try await lottie.animation(for: url)
             return try await lottie.frame(of: animation, at: LottieFrameTime(spec, of: animation))
-        }
-    }
-
-    /// A video's frame for `spec`: `0` is the first frame, `2.5s` a time, `50%` a position; other
-    /// frame numbers name nothing in a video.
-    static func videoTime(_ spec: FrameSpec) throws -> VideoFrameTime {
-        switch spec {
-        case .number(0): return .first
-        case .number(let number):
-            throw CLIFailure(code: "frameOutOfRange", message: "a video's frame is a time (2.5s) or a position (50%), not frame \(number)")
-        case .percent(let percent): return .progress(percent / 100)
-        case .seconds(let seconds): return .seconds(seconds)
         }
     }
 

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import AssetFuzzSupport
 import AssetVideoFrames
 
 /// The decoder's limits: the service's, with the pixels and packets held small so that each run
@@ -29,40 +25,10 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
     }
 }
 
-#if ASSETPIPE_FUZZING
-/// libFuzzer's entry point (built by scripts/fuzz with `-sanitize=fuzzer`).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    fuzzOne(UnsafeRawBufferPointer(start: data, count: size))
-    return 0
-}
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
-/// SwiftPM links an executable's entry point as `<module>_main`; here it hands over to libFuzzer's
-/// driver (whose own `main` is then not linked).
-@_cdecl("AssetVideoFramesFuzz_main")
-public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments) { data, size in fuzzerTestOneInput(data, size) }
-}
-#else
-/// Without the fuzzer: replays the files named on the command line through the same path (FFmpeg
-/// included, so a crasher crashes this process: run it in a process of its own).
+/// libFuzzer's target when built by scripts/fuzz (`-sanitize=fuzzer`); without the fuzzer, replays
+/// the files named on the command line through the same path (FFmpeg included, so a crasher
+/// crashes this process: run it in a process of its own).
 @main
 struct AssetVideoFramesFuzz {
-    static func main() throws {
-        for path in CommandLine.arguments.dropFirst() {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            data.withUnsafeBytes { fuzzOne($0) }
-            print("ok \(path)")
-        }
-    }
+    static func main() throws { try FuzzDriver.main(fuzzOne) }
 }
-#endif

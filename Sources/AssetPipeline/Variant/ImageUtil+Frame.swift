@@ -88,14 +88,7 @@ extension ImageUtil {
     /// - Throws: `VideoFrameError`; `frameOutOfRange` for a frame number other than 0 (a video's
     ///   frame is a time or a position).
     private func videoFrame(of data: Data, at spec: FrameSpec, processor: ImageProcessor) async throws -> Bitmap {
-        let time: VideoFrameTime
-        switch spec {
-        case .number(0): time = .first
-        case .number(let number):
-            throw VideoFrameError(.frameOutOfRange, "a video's frame is a time (2.5s) or a position (50%), not frame \(number)")
-        case .percent(let percent): time = .progress(percent / 100)
-        case .seconds(let seconds): time = .seconds(seconds)
-        }
+        let time = try VideoFrameTime(spec)
         let limits = VideoFrameDecoder.Configuration(maxPixels: processor.configuration.maxSourcePixels)
         let bytes = data
         let read: @Sendable (Int64, Int) -> [UInt8]? = { offset, count in
