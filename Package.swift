@@ -112,17 +112,18 @@ let package = Package(
         ),
         // Worker processes for the renderers of hostile input: posix_spawn, pipes, a memory limit.
         .target(name: "AssetWorkers"),
-        // Video frames: FFmpeg's libraries (libavformat-dev, libavcodec-dev, libswscale-dev, in
+        // Video frames: FFmpeg's headers (libavformat-dev, libavcodec-dev, libswscale-dev, in
         // scripts/install-deps) behind a C shim that decodes one frame through the caller's reads.
+        // The shim opens the libraries on its first decode (dlopen), so they are not linked: they
+        // and their dependencies would cost every process of the package about 25 MB resident.
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
         ),
         .target(
             name: "CAssetVideoFrame",
             dependencies: ["CFFmpeg"],
-            linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil")]
+            linkerSettings: [.linkedLibrary("dl")]
         ),
         .target(
             name: "AssetVideoFrames",

@@ -176,7 +176,8 @@ public struct AssetServerError: Error, Sendable, CustomStringConvertible {
             // as a Lottie frame's: the decoder or its worker failing is ours (500), the video or
             // the time asked of it is at fault (422)
             switch error.code {
-            case .renderFailed: return Self(.renderFailed, 500, "the frame could not be decoded", detail: error.code.rawValue)
+            case .renderFailed, .decoderUnavailable:
+                return Self(.renderFailed, 500, "the frame could not be decoded", detail: error.code.rawValue)
             case .frameOutOfRange: return Self(.frameOutOfRange, 422, clipped(error.message), detail: error.code.rawValue)
             case .tooLarge: return Self(.sourceTooLarge, 422, clipped(error.message), detail: error.code.rawValue)
             default: return Self(.undecodable, 422, clipped(error.message), detail: error.code.rawValue)

@@ -144,6 +144,7 @@ public struct VideoFrameDecoder: Sendable {
         case AVF_ERR_TOO_LARGE.rawValue: .tooLarge
         case AVF_ERR_READ.rawValue: .readFailed
         case AVF_ERR_TOO_MANY_PACKETS.rawValue: .tooManyPackets
+        case AVF_ERR_UNAVAILABLE.rawValue: .decoderUnavailable
         default: .decodeFailed
         }
     }

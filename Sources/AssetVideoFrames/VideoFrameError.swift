@@ -22,6 +22,9 @@ public struct VideoFrameError: Error, Sendable, Equatable, CustomStringConvertib
         case tooManyPackets
         /// The worker that decoded crashed, ran past its time or could not be started.
         case renderFailed
+        /// FFmpeg's libraries (opened on the first decode) are not installed, or not the version
+        /// this was built against.
+        case decoderUnavailable
     }
 
     /// What went wrong.

@@ -37,6 +37,8 @@ typedef enum {
     AVF_ERR_TOO_MANY_PACKETS = 8,
     /// An allocation failed.
     AVF_ERR_MEMORY = 9,
+    /// FFmpeg's libraries, opened on the first decode, are missing or lack a function.
+    AVF_ERR_UNAVAILABLE = 10,
 } avf_status;
 
 #define AVF_MESSAGE_CAPACITY 256
