@@ -229,6 +229,7 @@ def main():
         subprocess.run(["curl", "-s", "-o", "/dev/null", "-H", range_header, f"http://127.0.0.1:{port}{target}"])
     results = {}  # (workload, connections, name) -> list of (rps, p50, p99, bad)
     bursts = {}   # name -> list of (seconds, ok, origin requests)
+    stages = {"warmed": peak_mib("ours")}  # ours' VmHWM: where its peak comes from
     cold_index = 0
     for round_index in range(ROUNDS):
         order = names[round_index % len(names):] + names[:round_index % len(names)]
@@ -238,6 +239,7 @@ def main():
                     port, target = url_for(name, path)
                     results.setdefault((workload, c, name), []).append(
                         wrk(f"http://127.0.0.1:{port}{target}", c, headers, server=server_of(name)))
+        stages.setdefault("loads", peak_mib("ours"))
         for name in order:
             port, target = url_for(name, f"/cold/c{cold_index}.bin")
             cold_index += 1
@@ -247,7 +249,7 @@ def main():
             time.sleep(0.5)
             bursts.setdefault(name, []).append((seconds, ok, origin_lines() - before))
     peaks = {name: peak_mib(server_of(name)) for name in names}
-    report(results, bursts, peaks, names)
+    report(results, bursts, peaks, names, stages)
 
 
 def med(values):
@@ -262,7 +264,7 @@ def verdict(ok):
     return "**met**" if ok else "**not met**"
 
 
-def report(results, bursts, peaks, names):
+def report(results, bursts, peaks, names, stages):
     load = open("/proc/loadavg").read().split()[0]
     print("## Service")
     print()
@@ -326,6 +328,9 @@ def report(results, bursts, peaks, names):
     print("Peak memory (VmHWM at the end of the whole run; nginx's master and workers, which also serve the origin;")
     print("Varnish's manager and child): "
           + ", ".join(f"{name} {peaks[name]:.0f} MiB" for name in names if name != "ours (/v1/asset)") + ".")
+    print(f"Ours' peak by stage: {stages['warmed']:.0f} MiB once started and warmed, {stages['loads']:.0f} MiB after the first "
+          f"round of the 50 KB and range loads, {peaks['ours (reverse proxy)']:.0f} MiB after the cold bursts of {BURST} "
+          "connections at once.")
     print()
     goals.append(("one origin request per cold burst, ours", ", ".join(
         str(r[2]) for n in names if n.startswith("ours") for r in bursts[n]),
