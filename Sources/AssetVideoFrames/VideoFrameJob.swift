@@ -82,6 +82,24 @@ public enum VideoFrameJob {
         return reply.bytes
     }
 
+    /// Decodes the frame at `time`, at `size`, in a worker of `pool`, which reads the source's
+    /// `sourceSize` bytes through `reads`.
+    /// - Throws: ``VideoFrameError``: the error the worker reported, or `renderFailed` when the
+    ///   worker crashed, ran past its time, could not be started or gave no whole frame.
+    public static func run(
+        on pool: WorkerPool, sourceSize: Int64, at time: VideoFrameTime, size: VideoFrameSize,
+        limits: VideoFrameDecoder.Configuration, reads: @escaping WorkerPool.Reads
+    ) async throws(VideoFrameError) -> VideoFrame {
+        let reply: [UInt8]
+        do {
+            reply = try await pool.run(name, payload: request(sourceSize: sourceSize, at: time, size: size, limits: limits), reads: reads)
+        } catch {
+            if let failure = error.failure { throw VideoFrameError(workerFailure: failure) }
+            throw VideoFrameError(.renderFailed, "the frame worker \(error)")
+        }
+        return try frame(fromReply: reply)
+    }
+
     /// The frame of a reply.
     /// - Throws: ``VideoFrameError`` `renderFailed` for a reply that is not a whole frame.
     public static func frame(fromReply reply: [UInt8]) throws(VideoFrameError) -> VideoFrame {

@@ -97,13 +97,9 @@ extension ImageUtil {
             return [UInt8](bytes[start..<min(bytes.endIndex, start + count)])
         }
         if let workers = lottie.configuration.renderWorkers {
-            let payload = VideoFrameJob.request(sourceSize: Int64(bytes.count), at: time, size: .natural, limits: limits)
-            do {
-                return try VideoFrameJob.frame(fromReply: try await workers.run(VideoFrameJob.name, payload: payload, reads: read)).bitmap
-            } catch let error as WorkerError {
-                if let failure = error.failure { throw VideoFrameError(workerFailure: failure) }
-                throw VideoFrameError(.renderFailed, "the frame worker \(error)")
-            }
+            return try await VideoFrameJob.run(
+                on: workers, sourceSize: Int64(bytes.count), at: time, size: .natural, limits: limits, reads: read
+            ).bitmap
         }
         return try await runDecoding {
             try VideoFrameDecoder(configuration: limits).decode(VideoFrameSource(size: Int64(bytes.count), read: read), at: time).bitmap

@@ -54,17 +54,13 @@ extension VideoUtil {
         let reader = FrameSourceReader(util: self, address: address, window: window, size: total, first: first)
         let frame: VideoFrame
         if let workers = configuration.frameWorkers {
-            let payload = VideoFrameJob.request(sourceSize: total, at: time, size: size, limits: configuration.frameDecoder)
             do {
-                frame = try VideoFrameJob.frame(
-                    fromReply: try await workers.run(VideoFrameJob.name, payload: payload) { offset, count in
-                        reader.read(offset: offset, count: count)
-                    })
-            } catch let error as WorkerError {
+                frame = try await VideoFrameJob.run(
+                    on: workers, sourceSize: total, at: time, size: size, limits: configuration.frameDecoder
+                ) { offset, count in reader.read(offset: offset, count: count) }
+            } catch {
+                // a read of ours that failed is why the worker failed
                 if let failure = reader.failure { throw failure }
-                if let failure = error.failure { throw VideoFrameError(workerFailure: failure) }
-                throw VideoFrameError(.renderFailed, "the frame worker \(error)")
-            } catch let error as VideoFrameError {
                 throw error
             }
         } else {
