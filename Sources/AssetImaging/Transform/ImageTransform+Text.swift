@@ -1,4 +1,12 @@
 extension ImageTransform {
+    /// The canonical text as URL query items (`frame=50%25&w=512&format=webp`): each `,` between
+    /// pairs is a `&` and the `%` of a frame position is percent-encoded; empty for `original`.
+    public var queryItemsText: String {
+        let canonical = canonicalText
+        guard canonical != "original" else { return "" }
+        return canonical.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: ",", with: "&")
+    }
+
     /// The canonical text form: the values that differ from the defaults, as `key=value` pairs in a
     /// fixed order joined by `,` (`frame=30,w=512,h=512,fit=cover,format=webp,q=80`); `original` when every
     /// value is a default. Two transforms are equal exactly when their canonical texts are, so the

@@ -31,10 +31,8 @@ extension Prefetcher {
         for transform in transforms {
             let auto = transform.format == .auto
             if configuration.warmsTierOnly {
-                // the query form's items; a frame position's '%' percent-encoded
-                let query = transform.canonicalText == "original"
-                    ? "format=auto"
-                    : transform.canonicalText.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: ",", with: "&")
+                let items = transform.queryItemsText
+                let query = items.isEmpty ? "format=auto" : items
                 for accept in auto ? Self.warmedAcceptClasses.map(\.accept) : [nil] {
                     _ = try await manager.loader.warmTierVariant(for: location, imageQuery: query, accept: accept)
                     count += 1

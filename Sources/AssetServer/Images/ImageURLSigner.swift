@@ -71,8 +71,8 @@ public enum ImageTargets {
     /// The query form: `/v1/image?url=<source>&<canonical pairs>[&sig=<signature>]`.
     public static func query(for transform: ImageTransform, source: String, signature: String? = nil) -> String {
         var target = "/v1/image?url=" + percentEncoded(source)
-        let canonical = transform.canonicalText
-        if canonical != "original" { target += "&" + queryText(canonical) }
+        let items = transform.queryItemsText
+        if !items.isEmpty { target += "&" + items }
         if let signature { target += "&sig=" + signature }
         return target
     }
@@ -88,12 +88,6 @@ public enum ImageTargets {
         var target = "/v1/image/\(signature ?? "_")/\(optionText)/\(Base64URL.encode(Array(source.utf8)))"
         if case .format(let format) = transform.format { target += "." + format.rawValue }
         return target
-    }
-
-    /// A canonical transform text as query items: `,` between pairs becomes `&`, and the `%` of a
-    /// frame position (`frame=50%`) is percent-encoded.
-    static func queryText(_ canonical: String) -> String {
-        canonical.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: ",", with: "&")
     }
 
     /// `text` with everything but unreserved characters percent-encoded.
