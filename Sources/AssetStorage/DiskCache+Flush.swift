@@ -39,7 +39,7 @@ extension DiskCache {
                 }
                 // Subtract at once, so the window where the new file and the old pending count are
                 // both visible is as short as one lock hand-over.
-                state.withLock { state in
+                _ = state.withLock { state in
                     state.index.update(digest) { record in
                         if record.identity == identity { record.pendingAccesses -= min(count, record.pendingAccesses) }
                     }

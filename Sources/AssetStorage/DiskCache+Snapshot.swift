@@ -82,7 +82,7 @@ extension DiskCache {
                 try POSIX.preadFully(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<n]), at: offset, path)
             }) ?? -1
             guard got == n else { return false }
-            buffer.withUnsafeBytes { XXH3_64bits_update(hasher, $0.baseAddress, n) }
+            _ = buffer.withUnsafeBytes { XXH3_64bits_update(hasher, $0.baseAddress, n) }
             offset += Int64(n)
             return true
         }

@@ -36,7 +36,7 @@ extension DiskCache {
                     } else if try checksum(fd: fd, size: footer.dataSize, algorithm: footer.checksum.algorithm) != footer.checksum {
                         problem = "checksum mismatch"
                     } else {
-                        state.withLock { state in
+                        _ = state.withLock { state in
                             state.index.update(record.digest) { r in
                                 if r.identity == footer.checksum.identity { r.markVerified(stamp) }
                             }

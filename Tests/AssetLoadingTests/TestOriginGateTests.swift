@@ -55,7 +55,7 @@ struct TestOriginGateTests {
 @Suite("TestOrigin start-up")
 struct TestOriginStartTests {
     @Test func portInUseFailsToStart() async throws {
-        try await withTestOrigin { first in
+        _ = try await withTestOrigin { first in
             await #expect(throws: (any Error).self) {
                 let second = try await TestOrigin.start(configuration: .init(port: first.port))
                 await second.stop()
