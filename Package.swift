@@ -47,11 +47,20 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg-dev"])]
         ),
+        // One C file per library (apc_png.c, apc_jpeg.c, apc_webp.c, apc_avif.c, apc_gif.c, apc_heif.c,
+        // apc_tiff.c, apc_svg.c, apc_jxl.c). libwebp, libavif (already linked by the encoders) and giflib
+        // are linked; libheif, libtiff, librsvg and libjxl are opened on their first use (dlopen,
+        // apc_library.c): together with what they pull in they would map some 80 shared libraries and
+        // 20 MB resident into every process of the package. All from Debian (scripts/install-deps).
         .target(
             name: "CAssetCodecs",
             dependencies: ["CPNG", "CJPEG"],
-            // zlib's crc32 checks PNG chunks before libpng reads them (zlib1g-dev, in scripts/install-deps).
-            linkerSettings: [.linkedLibrary("z")]
+            // zlib's crc32 checks PNG chunks before libpng reads them, and inflates an .svgz's head
+            // for the sniff (zlib1g-dev, in scripts/install-deps).
+            linkerSettings: [
+                .linkedLibrary("z"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("avif"),
+                .linkedLibrary("gif"), .linkedLibrary("dl"),
+            ]
         ),
         .target(
             name: "AssetCodecs",

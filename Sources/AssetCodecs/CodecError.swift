@@ -1,5 +1,6 @@
 /// Why an image could not be decoded: a code (compare with `==` against `.corrupt`,
-/// `.truncated`, `.unsupported`, `.tooLarge`, `.bufferTooSmall`) and the library's message.
+/// `.truncated`, `.unsupported`, `.tooLarge`, `.bufferTooSmall`, `.noSuchPage`) and the library's
+/// message.
 public struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Code: String, Hashable, Sendable {
         case corrupt
@@ -7,6 +8,7 @@ public struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {
         case unsupported
         case tooLarge
         case bufferTooSmall
+        case noSuchPage
     }
 
     private let code: Code
@@ -28,15 +30,19 @@ public struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let tooLarge = CodecError(.tooLarge, "image too large")
     /// The caller's destination buffer cannot hold the decoded image.
     public static let bufferTooSmall = CodecError(.bufferTooSmall, "destination buffer too small")
+    /// The page asked for is past the file's last image (a TIFF directory, a HEIF image), or the
+    /// format has one image.
+    public static let noSuchPage = CodecError(.noSuchPage, "no such page")
 
     static func corrupt(_ message: String) -> CodecError { CodecError(.corrupt, message) }
     static func truncated(_ message: String) -> CodecError { CodecError(.truncated, message) }
     static func unsupported(_ message: String) -> CodecError { CodecError(.unsupported, message) }
     static func tooLarge(_ message: String) -> CodecError { CodecError(.tooLarge, message) }
     static func bufferTooSmall(_ message: String) -> CodecError { CodecError(.bufferTooSmall, message) }
+    static func noSuchPage(_ message: String) -> CodecError { CodecError(.noSuchPage, message) }
 
     /// The code alone, fit for a metric label or a JSON `code` field: `corrupt`, `truncated`,
-    /// `unsupported`, `tooLarge` or `bufferTooSmall`.
+    /// `unsupported`, `tooLarge`, `bufferTooSmall` or `noSuchPage`.
     public var shortDescription: String { code.rawValue }
 
     /// The code and the message: `truncated: <message>`.

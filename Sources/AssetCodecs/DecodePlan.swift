@@ -1,5 +1,6 @@
 /// How an image is decoded to honour `maxDimension`: the DCT scale (JPEG), the size the library
-/// gives, and the final size after an area-averaging resize.
+/// gives (the target itself for a format that decodes at any size), and the final size after an
+/// area-averaging resize.
 struct DecodePlan: Sendable, Hashable {
     var scaleDenominator: Int
     var decodedWidth: Int
@@ -18,7 +19,14 @@ struct DecodePlan: Sendable, Hashable {
             targetHeight = min(maxDimension, max(1, Int((Double(h) * Double(maxDimension) / longest).rounded())))
         }
         var denominator = 1
-        if header.format == .jpeg {
+        if header.format.loadScaling == .anySize {
+            // Decoded (or drawn) at the target itself.
+            self.scaleDenominator = 1
+            (self.decodedWidth, self.decodedHeight) = (targetWidth, targetHeight)
+            (self.width, self.height) = (targetWidth, targetHeight)
+            return
+        }
+        if header.format.loadScaling == .dct {
             // The smallest DCT scale whose output still covers the target in both directions.
             for candidate in [8, 4, 2] where Self.scaled(w, candidate) >= targetWidth && Self.scaled(h, candidate) >= targetHeight {
                 denominator = candidate

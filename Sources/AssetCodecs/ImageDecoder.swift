@@ -5,22 +5,29 @@ import Foundation
 #endif
 import CAssetCodecs
 
-/// Decodes PNG and JPEG data into 8-bit straight-alpha RGBA bitmaps.
+/// Decodes PNG, JPEG, WebP, AVIF, HEIC/HEIF, GIF, TIFF, SVG and JPEG XL data into 8-bit
+/// straight-alpha RGBA bitmaps.
 ///
-/// The format is sniffed from the bytes. The header is read first and checked against the
-/// configured limits before any pixel memory is allocated; the C layer (libpng, libjpeg-turbo)
-/// then decodes into memory Swift owns. Decoding is synchronous CPU work: call it off the
-/// cooperative pool for large images.
+/// The format is sniffed from the bytes (never a name). The header is read first and checked
+/// against the configured limits before any pixel memory is allocated; the C layer (one file per
+/// library: libpng, libjpeg-turbo, libwebp, libavif, libheif, giflib, libtiff, librsvg, libjxl) then
+/// decodes into memory Swift owns. libheif, libtiff, librsvg and libjxl are opened on their first
+/// use, so a process that never meets those formats does not map them. Decoding is synchronous CPU
+/// work: call it off the cooperative pool for large images.
 ///
 /// Pixel contract. PNG: palette expanded, `tRNS` to alpha, 1/2/4-bit gray by bit replication,
 /// 16-bit samples as `(v * 255 + 32767) / 65535`, gray to R=G=B, alpha 255 when absent, no gamma
 /// or colour-profile correction, interlaced images whole. JPEG: libjpeg-turbo's default
 /// decompression (the pixels `djpeg` writes), alpha 255, gray to R=G=B, CMYK and YCCK to RGB.
+/// The other formats follow the same rules (deeper samples rounded as PNG's 16-bit ones) with the
+/// pixels of each format's reference decoder: `dwebp`, `avifdec`, `heif-convert`, `rsvg-convert`,
+/// `djxl`; a GIF is its first frame on the logical screen, an animated WebP its first frame on
+/// the canvas. ``ImageHeader/orientation`` says what rotation the pixels still need.
 ///
 /// Every failure is a ``CodecError``: `.tooLarge` for input or a declared size over the configured
-/// limits, `.unsupported` for data that is not PNG or JPEG (or a variant the libraries refuse),
-/// `.truncated` and `.corrupt` for bad data, `.bufferTooSmall` for a caller's buffer that cannot
-/// hold what it is asked to.
+/// limits, `.unsupported` for data of no decodable format (BMP, ICO, or a variant the libraries
+/// refuse), `.truncated` and `.corrupt` for bad data, `.noSuchPage` for a page past the last,
+/// `.bufferTooSmall` for a caller's buffer that cannot hold what it is asked to.
 ///
 /// ```swift
 /// let decoder = ImageDecoder(configuration: .init(maxDimension: 1024))
@@ -37,7 +44,7 @@ public struct ImageDecoder: Sendable {
         self.configuration = configuration
     }
 
-    /// Reads the header of PNG or JPEG data without decoding its pixels.
+    /// Reads the header of the data without decoding its pixels.
     /// - Throws: `CodecError`.
     public func header(of data: some ContiguousBytes) throws -> ImageHeader {
         try data.withUnsafeBytes { bytes in try checkedHeader(bytes) }
@@ -49,7 +56,7 @@ public struct ImageDecoder: Sendable {
         return (plan.width, plan.height)
     }
 
-    /// Decodes PNG or JPEG data into a new bitmap.
+    /// Decodes the data into a new bitmap.
     /// - Throws: `CodecError`.
     public func decode(_ data: some ContiguousBytes) throws -> DecodedImage {
         try data.withUnsafeBytes { bytes in
@@ -114,7 +121,7 @@ public struct ImageDecoder: Sendable {
         guard format.isDecodable else {
             throw CodecError.unsupported("\(format) images are not supported")
         }
-        let header = try CodecBridge.header(format: format, bytes: bytes, limits: limits)
+        let header = try CodecBridge.header(format: format, bytes: bytes, limits: limits, page: configuration.page)
         guard header.width > 0, header.height > 0 else {
             throw CodecError.corrupt("the image declares an empty size")
         }
@@ -132,14 +139,14 @@ public struct ImageDecoder: Sendable {
         guard plan.needsResize else {
             return try CodecBridge.decode(
                 format: header.format, bytes: bytes, scaleDenominator: plan.scaleDenominator, limits: limits,
-                width: plan.width, height: plan.height, into: destination, bytesPerRow: bytesPerRow)
+                page: configuration.page, width: plan.width, height: plan.height, into: destination, bytesPerRow: bytesPerRow)
         }
         let decodedRow = plan.decodedWidth * 4
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: decodedRow * plan.decodedHeight, alignment: 16)
         defer { scratch.deallocate() }
         let warnings = try CodecBridge.decode(
             format: header.format, bytes: bytes, scaleDenominator: plan.scaleDenominator, limits: limits,
-            width: plan.decodedWidth, height: plan.decodedHeight, into: scratch, bytesPerRow: decodedRow)
+            page: configuration.page, width: plan.decodedWidth, height: plan.decodedHeight, into: scratch, bytesPerRow: decodedRow)
         AreaResampler.resize(
             source: UnsafeRawBufferPointer(scratch), width: plan.decodedWidth, height: plan.decodedHeight,
             bytesPerRow: decodedRow, into: destination, width: plan.width, height: plan.height, bytesPerRow: bytesPerRow)

@@ -1,7 +1,7 @@
 /// An image container format, recognised from the first bytes of the data (never from a name).
 ///
-/// Only ``png`` and ``jpeg`` are decoded (``isDecodable``); the others are recognised so that an
-/// error can name what the data is.
+/// Every format but ``bmp`` and ``ico`` is decoded (``isDecodable``); those two are recognised so
+/// that an error can name what the data is.
 public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// PNG, recognised by `89 50 4E 47` (`\x89PNG`).
     case png
@@ -13,7 +13,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     case webp
     /// BMP: `BM`.
     case bmp
-    /// TIFF, little-endian (`49 49 2A 00`) or big-endian (`4D 4D 00 2A`).
+    /// TIFF, little-endian (`49 49 2A 00`) or big-endian (`4D 4D 00 2A`), and BigTIFF (`2B` for `2A`).
     case tiff
     /// AVIF: `ftypavif` or `ftypavis` at byte 4.
     case avif
@@ -24,9 +24,15 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     case jpegXL = "jpeg-xl"
     /// ICO (Windows icon): `00 00 01 00`.
     case ico
+    /// SVG: XML text whose root element is `<svg` (after an optional byte-order mark, XML
+    /// declaration, comments and DOCTYPE), or the same compressed with gzip (`.svgz`).
+    case svg
 
-    /// The bytes a sniff needs at most.
+    /// The bytes a sniff of a binary format needs at most.
     public static let sniffLength = 16
+    /// The bytes an SVG's root element is looked for in (after the prolog), for callers that
+    /// sniff a prefix of the data.
+    public static let textSniffLength = 4096
 
     /// Recognises the format from the data's first bytes, or returns nil for unknown data.
     ///
@@ -49,7 +55,9 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
             self = .webp
         } else if starts(ascii("BM")) {
             self = .bmp
-        } else if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) {
+        } else if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A])
+            || starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B])
+        {
             self = .tiff
         } else if starts(ascii("ftypavif"), at: 4) || starts(ascii("ftypavis"), at: 4) {
             self = .avif
@@ -61,14 +69,30 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
             self = .jpegXL
         } else if starts([0x00, 0x00, 0x01, 0x00]) {
             self = .ico
+        } else if SVGSniffer.isSVG(bytes.prefix(Self.textSniffLength)) {
+            self = .svg
         } else {
             return nil
         }
     }
 
-    /// Whether `ImageDecoder` can decode this format (PNG and JPEG).
+    /// Whether `ImageDecoder` can decode this format: every one but BMP and ICO.
     public var isDecodable: Bool {
-        self == .png || self == .jpeg
+        self != .bmp && self != .ico
+    }
+
+    /// Whether the format is drawn from vectors (SVG): decoded at the size the output needs,
+    /// never scaled as a raster.
+    public var isVector: Bool { self == .svg }
+
+    /// The media type of the format (`image/png`, `image/svg+xml`, `image/jxl`, ...).
+    public var mediaType: String {
+        switch self {
+        case .jpegXL: "image/jxl"
+        case .svg: "image/svg+xml"
+        case .ico: "image/vnd.microsoft.icon"
+        default: "image/\(rawValue)"
+        }
     }
 
     /// The raw value: `png`, `jpeg`, `jpeg-xl`, ...

@@ -24,7 +24,31 @@ public struct ImageHeader: Sendable, Hashable {
         case unknown
     }
 
-    /// The format the header was read from (``ImageFormat/png`` or ``ImageFormat/jpeg``).
+    /// The colour description of an image coded with CICP values (ITU-T H.273: AVIF's and HEIF's
+    /// `nclx`, JPEG XL's colour encoding), beside or instead of an ICC profile.
+    public struct CICP: Sendable, Hashable, CustomStringConvertible {
+        /// Colour primaries: 1 BT.709/sRGB, 9 BT.2020, 12 Display P3.
+        public var colorPrimaries: Int
+        /// Transfer characteristics: 13 sRGB, 16 PQ (SMPTE ST 2084), 18 HLG.
+        public var transferCharacteristics: Int
+        /// Matrix coefficients: 0 identity (RGB), 1 BT.709, 6 BT.601, 9 BT.2020.
+        public var matrixCoefficients: Int
+
+        /// Creates a description from its three code points.
+        public init(colorPrimaries: Int, transferCharacteristics: Int, matrixCoefficients: Int) {
+            self.colorPrimaries = colorPrimaries
+            self.transferCharacteristics = transferCharacteristics
+            self.matrixCoefficients = matrixCoefficients
+        }
+
+        /// Whether the transfer is one of high dynamic range: PQ or HLG.
+        public var isHDR: Bool { transferCharacteristics == 16 || transferCharacteristics == 18 }
+
+        /// `primaries/transfer/matrix`, as the code points: `1/13/6`.
+        public var description: String { "\(colorPrimaries)/\(transferCharacteristics)/\(matrixCoefficients)" }
+    }
+
+    /// The format the header was read from.
     public var format: ImageFormat
     /// Declared width in pixels.
     public var width: Int
@@ -40,8 +64,19 @@ public struct ImageHeader: Sendable, Hashable {
     public var colorSpace: ColorSpace
     /// An alpha channel or a `tRNS` chunk.
     public var hasAlpha: Bool
-    /// EXIF orientation (1-8) when the header has one. Decoded pixels are not rotated.
+    /// The orientation (1-8, as EXIF's) that the decoded pixels still need: a JPEG's, WebP's or
+    /// PNG's EXIF orientation, a TIFF's Orientation tag, a JPEG XL's, an AVIF's `irot`/`imir`. Nil
+    /// when the file has none, or its library applies it while decoding (HEIF's transformations).
+    /// Decoded pixels are not rotated.
     public var orientation: Int?
+    /// Frames of an animation (GIF, WebP, an AVIF sequence) or pages of a document (TIFF
+    /// directories, HEIF top-level images); 1 for a single image.
+    public var frameCount: Int
+    /// Whether the file embeds an ICC profile (see ``ImageDecoder/metadata(of:)``); read from the
+    /// header for the formats after PNG and JPEG, whose headers leave it false.
+    public var hasICCProfile: Bool
+    /// The CICP colour description, when the file has one.
+    public var cicp: CICP?
 
     /// Declared pixel count.
     public var pixelCount: Int { width * height }
@@ -50,7 +85,8 @@ public struct ImageHeader: Sendable, Hashable {
     /// as the file they could be stored in.
     public init(
         format: ImageFormat, width: Int, height: Int, channels: Int, bitDepth: Int = 8, isInterlaced: Bool = false,
-        colorSpace: ColorSpace, hasAlpha: Bool, orientation: Int? = nil
+        colorSpace: ColorSpace, hasAlpha: Bool, orientation: Int? = nil, frameCount: Int = 1,
+        hasICCProfile: Bool = false, cicp: CICP? = nil
     ) {
         self.format = format
         self.width = width
@@ -61,6 +97,9 @@ public struct ImageHeader: Sendable, Hashable {
         self.colorSpace = colorSpace
         self.hasAlpha = hasAlpha
         self.orientation = orientation
+        self.frameCount = frameCount
+        self.hasICCProfile = hasICCProfile
+        self.cicp = cicp
     }
 
     init(_ header: apc_header, format: ImageFormat) {
@@ -73,6 +112,10 @@ public struct ImageHeader: Sendable, Hashable {
         self.colorSpace = ColorSpace(header.color_space)
         self.hasAlpha = header.has_alpha != 0
         self.orientation = header.orientation == 0 ? nil : Int(header.orientation)
+        self.frameCount = max(1, Int(header.frames))
+        self.hasICCProfile = header.has_icc != 0
+        let cicp = (Int(header.color_primaries), Int(header.transfer_characteristics), Int(header.matrix_coefficients))
+        self.cicp = cicp == (0, 0, 0) ? nil : CICP(colorPrimaries: cicp.0, transferCharacteristics: cicp.1, matrixCoefficients: cicp.2)
     }
 }
 

@@ -1,13 +1,24 @@
-import AssetCodecs
+@_spi(Fuzzing) import AssetCodecs
 import AssetFuzzSupport
 @_spi(Fuzzing) import AssetImaging
+import Foundation
 
-/// Runs one input through every decoding path: the header, a full decode, a downscaled decode
+/// The format a per-format target forces (`ASSETPIPE_FUZZ_FORMAT=heif`: scripts/fuzz heif), or nil
+/// for the codecs target, which sniffs.
+let forcedFormat = ProcessInfo.processInfo.environment["ASSETPIPE_FUZZ_FORMAT"].flatMap(CodecFuzzing.format(named:))
+
+/// Runs one input through every decoding path (or, for a per-format target, through that
+/// format's decoder and, when the signature still says that format, a transform): the header, a full decode, a downscaled decode
 /// (DCT scaling and the area resize), a decode into a caller's buffer, a row-by-row decode to
 /// RGB in small bands, and a transform (shrink-on-load, the streamed resampler, orientation,
 /// colour, crop or pad, an encoder) chosen by the input's last bytes. Limits are lower than the
 /// defaults so that each run stays fast; failures must be `CodecError`s or `ImagingError`s.
 func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
+    if let forcedFormat {
+        CodecFuzzing.decode(bytes, as: forcedFormat)
+        if ImageFormat(sniffing: bytes) == forcedFormat { ImagingFuzzing.transform(bytes) }
+        return
+    }
     ImagingFuzzing.transform(bytes)
     let configuration = ImageDecoder.Configuration(pixelBudget: 4_000_000, maxInputBytes: 1 << 20)
     let decoder = ImageDecoder(configuration: configuration)

@@ -502,3 +502,11 @@ int32_t apc_jpeg_read_metadata(const uint8_t *data, size_t length, const apc_lim
     jpeg_destroy_decompress(&cinfo);
     return APC_OK;
 }
+
+#define APC_STRINGIFY2(x) #x
+#define APC_STRINGIFY(x) APC_STRINGIFY2(x)
+// libjpeg's API has no run-time version call: the headers' version, which the soname pins to the
+// same ABI (libjpeg.so.62).
+const char *apc_jpeg_library_version(void) {
+    return APC_STRINGIFY(LIBJPEG_TURBO_VERSION);
+}

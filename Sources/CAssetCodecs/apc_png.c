@@ -508,3 +508,7 @@ int32_t apc_png_read_metadata(const uint8_t *data, size_t length, const apc_limi
     png_destroy_read_struct(&png, &info, NULL);
     return APC_OK;
 }
+
+const char *apc_png_library_version(void) {
+    return png_get_libpng_ver(NULL);
+}

@@ -40,7 +40,7 @@ import Testing
         _ = try data.withUnsafeBytes { bytes in
             try pixels.withUnsafeMutableBytes { destination in
                 try CodecBridge.decode(
-                    format: .jpeg, bytes: bytes, scaleDenominator: reference.scale, limits: .init(),
+                    format: .jpeg, bytes: bytes, scaleDenominator: reference.scale, limits: .init(), page: nil,
                     width: reference.width, height: reference.height, into: destination, bytesPerRow: reference.width * 4)
             }
         }

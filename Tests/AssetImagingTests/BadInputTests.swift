@@ -8,7 +8,9 @@ import Testing
 
     @Test func corruptAndTruncatedSourcesAreCodecErrors() throws {
         #expect(throws: CodecError.self) { try ImageProcessor().process(Data([0xFF, 0xD8, 0xFF]), transform: ImageTransform(width: 10)) }
-        #expect(throws: CodecError.unsupported) { try ImageProcessor().process(Data("GIF89a-not-really".utf8), transform: ImageTransform(width: 10)) }
+        // a GIF signature with no image after it: the GIF decoder's typed error
+        #expect(throws: CodecError.truncated) { try ImageProcessor().process(Data("GIF89a-not-really".utf8), transform: ImageTransform(width: 10)) }
+        #expect(throws: CodecError.unsupported) { try ImageProcessor().process(Data("BM-a-bitmap-header".utf8), transform: ImageTransform(width: 10)) }
         var broken = source
         broken.replaceSubrange(200..<260, with: [UInt8](repeating: 0xFF, count: 60))
         // Either a typed error or a decode with libjpeg's warnings: never a crash.

@@ -33,12 +33,20 @@ typedef enum {
     APC_ERR_UNSUPPORTED = 3,
     APC_ERR_TOO_LARGE = 4,
     APC_ERR_INVALID_ARGUMENT = 5,
+    APC_ERR_NO_SUCH_PAGE = 6,  // a page index past the file's last image
 } apc_status;
 
 typedef enum {
     APC_FORMAT_UNKNOWN = 0,
     APC_FORMAT_PNG = 1,
     APC_FORMAT_JPEG = 2,
+    APC_FORMAT_WEBP = 3,
+    APC_FORMAT_AVIF = 4,
+    APC_FORMAT_HEIF = 5,
+    APC_FORMAT_GIF = 6,
+    APC_FORMAT_TIFF = 7,
+    APC_FORMAT_SVG = 8,
+    APC_FORMAT_JXL = 9,
 } apc_format;
 
 /// The source's colour model, before conversion to RGBA.
@@ -67,6 +75,11 @@ typedef struct {
     uint32_t orientation;    // EXIF orientation 1-8, or 0 when absent
     uint32_t output_width;   // width after DCT scaling (JPEG) or the source width (PNG)
     uint32_t output_height;  // height after DCT scaling (JPEG) or the source height (PNG)
+    uint32_t frames;         // frames of an animation or pages of a document; 0 when the format has none
+    uint32_t color_primaries;          // CICP/nclx colour primaries (H.273), 0 when the file has none
+    uint32_t transfer_characteristics; // CICP/nclx transfer characteristics, 0 when absent
+    uint32_t matrix_coefficients;      // CICP/nclx matrix coefficients, 0 when absent
+    uint32_t has_icc;        // an embedded ICC profile: 1, else 0 (PNG and JPEG leave 0: see *_read_metadata)
 } apc_header;
 
 #define APC_MESSAGE_CAPACITY 256
@@ -188,11 +201,18 @@ int32_t apc_jpeg_decode_cmyk(const uint8_t *data, size_t length, uint32_t scale_
                              uint8_t *pixels, size_t row_bytes, size_t capacity,
                              int32_t *inverted, apc_report *report);
 
+/// libpng's run-time version ("1.6.39").
+const char *apc_png_library_version(void);
+/// libjpeg-turbo's version ("2.1.5").
+const char *apc_jpeg_library_version(void);
+
 /// Reads the orientation (1-8) from a TIFF-structured EXIF block (no "Exif\0\0" prefix), or 0.
 uint32_t apc_exif_orientation(const uint8_t *tiff, size_t length);
 
 #ifdef __cplusplus
 }
 #endif
+
+#include "apc_formats.h"
 
 #endif

@@ -1,0 +1,654 @@
+// HEIF/HEIC through libheif 1.15 (HEVC by libde265), opened on demand: libheif.so.1 is dlopen'ed
+// on the first call (apc_library.h) and <libheif/heif.h> gives only the types and prototypes.
+//
+// Every call parses the whole container again (heif_context_read_from_memory_without_copy: the
+// caller's bytes, no copy), picks the image (page -1: the primary image; page N: the N-th
+// top-level image in file order), and frees everything before it returns. libheif never jumps
+// and never prints: failures come back as struct heif_error and are turned into apc statuses.
+//
+// - Geometry: libheif applies the file's irot/imir/clap itself (ignore_transformations = 0), so
+//   width and height are the transformed size and the orientation is 0. An EXIF orientation in
+//   a HEIF is informative only (HEIF spec: the transformative properties rule; libvips ignores it
+//   too), and is not reported.
+// - Pixels: 8-bit images are decoded as interleaved RGB (RGBA with alpha), the conversion
+//   heif-convert uses, and copied into the caller's rows (libheif 1.15 has no way to decode into
+//   caller memory: the image is decoded whole into its own planes first). Deeper images (10/12
+//   bits) are decoded at their depth as little-endian RRGGBB(AA) and rounded here as
+//   (v * 255 + max / 2) / max, which gives heif-convert's pixels exactly; libheif's own
+//   convert_hdr_to_8bit option differs from that rounding by +-1 on about 10% of the samples.
+//   Premultiplied alpha is divided out. Grids, overlays and alpha planes are assembled by libheif;
+//   thumbnails, depth and auxiliary images are ignored.
+// - Limits: the pixel budget is checked against the declared size (both the transformed size and
+//   the coded 'ispe' size, which a 'clap' can make much larger) before anything is decoded, and
+//   libheif's own per-side limit is tightened to the caller's (libheif checks it on every image
+//   item while it parses the container).
+// - Thread safety: heif_init runs once, under a pthread_once, right after the library is opened
+//   (it builds libheif's colour-conversion tables, which a first decode would otherwise build
+//   lazily and unguarded); heif_deinit is never called. Contexts are per call.
+#include "CAssetCodecs.h"
+#include "apc_checks.h"
+#include "apc_library.h"
+#include "apc_report.h"
+
+#include <libheif/heif.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HEIF_FUNCTIONS(X)                                                                                 \
+    X(heif_get_version) X(heif_init) X(heif_context_alloc) X(heif_context_free)                           \
+    X(heif_context_read_from_memory_without_copy) X(heif_context_set_maximum_image_size_limit)            \
+    X(heif_context_get_number_of_top_level_images) X(heif_context_get_list_of_top_level_image_IDs)        \
+    X(heif_context_get_primary_image_ID) X(heif_context_get_image_handle)                                \
+    X(heif_image_handle_release) X(heif_image_handle_get_width) X(heif_image_handle_get_height)           \
+    X(heif_image_handle_get_ispe_width) X(heif_image_handle_get_ispe_height)                             \
+    X(heif_image_handle_has_alpha_channel) X(heif_image_handle_is_premultiplied_alpha)                   \
+    X(heif_image_handle_get_luma_bits_per_pixel) X(heif_image_handle_get_chroma_bits_per_pixel)          \
+    X(heif_image_handle_get_raw_color_profile_size) X(heif_image_handle_get_raw_color_profile)           \
+    X(heif_image_handle_get_nclx_color_profile) X(heif_nclx_color_profile_free)                          \
+    X(heif_image_handle_get_list_of_metadata_block_IDs) X(heif_image_handle_get_metadata_size)           \
+    X(heif_image_handle_get_metadata) X(heif_decoding_options_alloc) X(heif_decoding_options_free)       \
+    X(heif_decode_image) X(heif_image_get_width) X(heif_image_get_height)                                \
+    X(heif_image_get_bits_per_pixel_range) X(heif_image_get_plane_readonly)                              \
+    X(heif_image_get_decoding_warnings) X(heif_image_release)
+
+static struct { HEIF_FUNCTIONS(APC_LIBRARY_POINTER) } heif;
+static const char *const heif_names[] = { HEIF_FUNCTIONS(APC_LIBRARY_NAME) };
+static apc_library heif_library = APC_LIBRARY("libheif.so.1", heif_names, heif);
+
+/// heif_init's outcome, written once under heif_init_once.
+static pthread_once_t heif_init_once = PTHREAD_ONCE_INIT;
+static int heif_init_failed;
+static char heif_init_message[160];
+
+static void apc_heif_init(void) {
+    struct heif_error error = heif.heif_init(NULL);
+    if (error.code != heif_error_Ok) {
+        heif_init_failed = 1;
+        snprintf(heif_init_message, sizeof heif_init_message, "libheif could not be initialised: %s",
+                 error.message ? error.message : "no reason given");
+    }
+}
+
+/// Opens libheif and initialises it, once. 0 (with the reason in the report) when it cannot be used.
+static int apc_heif_open(apc_report *report) {
+    if (!apc_library_open(&heif_library, report)) return 0;
+    pthread_once(&heif_init_once, apc_heif_init);
+    if (heif_init_failed) {
+        apc_report_set_message(report, heif_init_message);
+        return 0;
+    }
+    return 1;
+}
+
+/// "libheif " and the runtime version, built once; never changes after.
+static pthread_once_t heif_version_once = PTHREAD_ONCE_INIT;
+static char heif_version[64];
+
+static void apc_heif_version_fill(void) {
+    const char *version = heif.heif_get_version();
+    snprintf(heif_version, sizeof heif_version, "libheif %s", version != NULL ? version : "?");
+}
+
+const char *apc_heif_library_version(void) {
+    apc_report ignored;
+    if (!apc_library_open(&heif_library, &ignored)) return "";
+    pthread_once(&heif_version_once, apc_heif_version_fill);
+    return heif_version;
+}
+
+// ---- A little ISOBMFF reading, only to explain a failure --------------------------------------
+//
+// libheif 1.15 skips items whose coding it does not know (unci, avc1, jpeg, j2k1, vvc1) and then
+// reports that 'pitm' names a missing image, and fails a compact-form ('mini') file as having no
+// 'meta' box. Both are valid files it cannot read: this walk finds which, so that they fail as
+// APC_ERR_UNSUPPORTED with the coding named rather than as corrupt data.
+
+typedef struct {
+    const uint8_t *start;   // the box's payload
+    size_t size;            // payload bytes
+    uint32_t type;
+} apc_heif_box;
+
+static uint32_t apc_heif_be32(const uint8_t *p) {
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+static uint32_t apc_heif_be16(const uint8_t *p) { return ((uint32_t)p[0] << 8) | (uint32_t)p[1]; }
+
+#define APC_FOURCC(a, b, c, d) (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | ((uint32_t)(c) << 8) | (uint32_t)(d))
+
+/// The next box of [*cursor, end): 1 with the box, else 0 (no complete box left).
+static int apc_heif_next_box(const uint8_t **cursor, const uint8_t *end, apc_heif_box *box) {
+    const uint8_t *p = *cursor;
+    if (end - p < 8) return 0;
+    uint64_t size = apc_heif_be32(p);
+    size_t header = 8;
+    if (size == 1) {
+        if (end - p < 16) return 0;
+        size = ((uint64_t)apc_heif_be32(p + 8) << 32) | apc_heif_be32(p + 12);
+        header = 16;
+    } else if (size == 0) {
+        size = (uint64_t)(end - p);
+    }
+    if (size < header || size > (uint64_t)(end - p)) return 0;
+    box->type = apc_heif_be32(p + 4);
+    box->start = p + header;
+    box->size = (size_t)size - header;
+    *cursor = p + size;
+    return 1;
+}
+
+/// The item type of the primary item (its 'infe'), or 0 when the container does not say; sets
+/// *mini when the file uses the compact 'mini' box instead of 'meta'.
+static uint32_t apc_heif_primary_item_type(const uint8_t *data, size_t length, int *mini) {
+    *mini = 0;
+    const uint8_t *cursor = data, *end = data + length;
+    apc_heif_box box, meta = {NULL, 0, 0};
+    while (apc_heif_next_box(&cursor, end, &box)) {
+        if (box.type == APC_FOURCC('m', 'i', 'n', 'i')) *mini = 1;
+        if (box.type == APC_FOURCC('m', 'e', 't', 'a') && meta.start == NULL) meta = box;
+    }
+    if (meta.start == NULL || meta.size < 4) return 0;
+    uint32_t primary = 0;
+    int have_primary = 0;
+    apc_heif_box iinf = {NULL, 0, 0};
+    cursor = meta.start + 4;  // full box: version and flags
+    end = meta.start + meta.size;
+    while (apc_heif_next_box(&cursor, end, &box)) {
+        if (box.type == APC_FOURCC('p', 'i', 't', 'm') && box.size >= 6) {
+            primary = box.start[0] == 0 ? apc_heif_be16(box.start + 4)
+                                        : (box.size >= 8 ? apc_heif_be32(box.start + 4) : 0);
+            have_primary = 1;
+        }
+        if (box.type == APC_FOURCC('i', 'i', 'n', 'f')) iinf = box;
+    }
+    if (!have_primary || iinf.start == NULL || iinf.size < 6) return 0;
+    cursor = iinf.start + (iinf.start[0] == 0 ? 6 : 8);  // version, flags, entry count
+    end = iinf.start + iinf.size;
+    if (cursor > end) return 0;
+    while (apc_heif_next_box(&cursor, end, &box)) {
+        if (box.type != APC_FOURCC('i', 'n', 'f', 'e') || box.size < 4) continue;
+        uint8_t version = box.start[0];
+        const uint8_t *p = box.start + 4;
+        size_t left = box.size - 4;
+        if (version == 2 && left >= 8) {
+            if (apc_heif_be16(p) == primary) return apc_heif_be32(p + 4);
+        } else if (version == 3 && left >= 10) {
+            if (apc_heif_be32(p) == primary) return apc_heif_be32(p + 6);
+        }
+    }
+    return 0;
+}
+
+/// Whether libheif 1.15 decodes items of this type.
+static int apc_heif_known_item_type(uint32_t type) {
+    return type == APC_FOURCC('h', 'v', 'c', '1') || type == APC_FOURCC('g', 'r', 'i', 'd') ||
+           type == APC_FOURCC('i', 'd', 'e', 'n') || type == APC_FOURCC('i', 'o', 'v', 'l') ||
+           type == APC_FOURCC('a', 'v', '0', '1');
+}
+
+// ---- Errors ------------------------------------------------------------------------------------
+
+/// The apc status of a libheif error.
+static int32_t apc_heif_status(struct heif_error error) {
+    switch (error.code) {
+    case heif_error_Ok: return APC_OK;
+    case heif_error_Invalid_input:
+    case heif_error_Decoder_plugin_error:  // the HEVC stream did not decode
+        return error.subcode == heif_suberror_End_of_data ? APC_ERR_TRUNCATED : APC_ERR_CORRUPT;
+    case heif_error_Unsupported_filetype:
+    case heif_error_Unsupported_feature:
+    case heif_error_Plugin_loading_error:
+        return APC_ERR_UNSUPPORTED;
+    case heif_error_Memory_allocation_error:
+        return APC_ERR_TOO_LARGE;
+    default:  // Usage_error (an item the container names but does not hold), anything newer
+        return APC_ERR_CORRUPT;
+    }
+}
+
+/// Reports a libheif error ("<what>: <libheif's message>") and returns its status.
+static int32_t apc_heif_fail(struct heif_error error, const char *what, apc_report *report) {
+    char message[APC_MESSAGE_CAPACITY];
+    snprintf(message, sizeof message, "%s: %s", what,
+             error.message != NULL && error.message[0] != '\0' ? error.message : "libheif gave no reason");
+    apc_report_set_message(report, message);
+    int32_t status = apc_heif_status(error);
+    return status == APC_OK ? APC_ERR_CORRUPT : status;
+}
+
+/// After a failure to read the container or find the image: a valid file with an image coding or
+/// box layout libheif 1.15 does not know fails as unsupported, naming it.
+static int32_t apc_heif_explain(const uint8_t *data, size_t length, int32_t status, apc_report *report) {
+    if (status != APC_ERR_CORRUPT) return status;
+    int mini = 0;
+    uint32_t type = apc_heif_primary_item_type(data, length, &mini);
+    char message[APC_MESSAGE_CAPACITY];
+    if (mini) {
+        snprintf(message, sizeof message,
+                 "the file uses the compact 'mini' box (HEIF 2nd edition), which libheif 1.15 cannot read");
+    } else if (type != 0 && !apc_heif_known_item_type(type)) {
+        char code[5];
+        for (int i = 0; i < 4; i++) {
+            char c = (char)(type >> (24 - 8 * i));
+            code[i] = (c >= 0x20 && c <= 0x7e) ? c : '?';
+        }
+        code[4] = '\0';
+        snprintf(message, sizeof message, "the primary image is coded as '%s', which libheif 1.15 cannot decode", code);
+    } else {
+        return status;
+    }
+    apc_report_set_message(report, message);
+    return APC_ERR_UNSUPPORTED;
+}
+
+// ---- Opening a file and choosing its image ------------------------------------------------------
+
+typedef struct {
+    struct heif_context *context;
+    struct heif_image_handle *handle;
+    int count;   // top-level images
+} apc_heif_file;
+
+static void apc_heif_close(apc_heif_file *file) {
+    if (file->handle != NULL) heif.heif_image_handle_release(file->handle);
+    if (file->context != NULL) heif.heif_context_free(file->context);
+    file->handle = NULL;
+    file->context = NULL;
+}
+
+/// libheif's per-side limit for the caller's limits: the larger side limit (libheif has one
+/// value for both sides; each is checked here after), no more than the pixel budget (no side
+/// exceeds it), and never looser than libheif's default (32768: left alone when the caller allows
+/// more). 0: keep the default. libheif 1.15 allows a side equal to the limit while it parses the
+/// container but refuses it when it assembles a grid, hence the + 1.
+static int apc_heif_side_limit(const apc_limits *limits) {
+    if (limits == NULL) return 0;
+    uint64_t side = 0;
+    if (limits->max_width != 0 && limits->max_height != 0)
+        side = limits->max_width > limits->max_height ? limits->max_width : limits->max_height;
+    if (limits->max_pixels != 0 && (side == 0 || limits->max_pixels < side)) side = limits->max_pixels;
+    if (side == 0 || side >= 32767) return 0;
+    return (int)side + 1;
+}
+
+/// Reads the container and gets the handle of the image `page` selects.
+static int32_t apc_heif_open_file(const uint8_t *data, size_t length, const apc_limits *limits, int32_t page,
+                                  apc_heif_file *file, apc_report *report) {
+    memset(file, 0, sizeof *file);
+    if (page < -1) {
+        apc_report_set_message(report, "the page must be -1 (the primary image) or an image index");
+        return APC_ERR_INVALID_ARGUMENT;
+    }
+    if (length < 12) {
+        apc_report_set_message(report, length == 0 ? "the input is empty" : "the input ends inside the 'ftyp' box");
+        return APC_ERR_TRUNCATED;
+    }
+    if (!apc_heif_open(report)) return APC_ERR_UNSUPPORTED;
+    file->context = heif.heif_context_alloc();
+    if (file->context == NULL) {
+        apc_report_set_message(report, "cannot create the libheif context");
+        return APC_ERR_TOO_LARGE;
+    }
+    int side = apc_heif_side_limit(limits);
+    if (side != 0) heif.heif_context_set_maximum_image_size_limit(file->context, side);
+    struct heif_error read = heif.heif_context_read_from_memory_without_copy(file->context, data, length, NULL);
+    if (read.code != heif_error_Ok) {
+        int32_t status = apc_heif_fail(read, "libheif could not read the file", report);
+        if (read.code == heif_error_Memory_allocation_error && read.subcode == heif_suberror_Security_limit_exceeded)
+            status = APC_ERR_TOO_LARGE;
+        apc_heif_close(file);
+        return apc_heif_explain(data, length, status, report);
+    }
+    file->count = heif.heif_context_get_number_of_top_level_images(file->context);
+    if (file->count <= 0) {
+        apc_heif_close(file);
+        apc_report_set_message(report, "the file has no image");
+        return apc_heif_explain(data, length, APC_ERR_CORRUPT, report);
+    }
+    if (page >= file->count) {
+        char message[96];
+        snprintf(message, sizeof message, "page %d is past the file's %d images", (int)page, file->count);
+        apc_heif_close(file);
+        apc_report_set_message(report, message);
+        return APC_ERR_NO_SUCH_PAGE;
+    }
+    heif_item_id *ids = calloc((size_t)file->count, sizeof *ids);
+    if (ids == NULL) {
+        apc_heif_close(file);
+        apc_report_set_message(report, "out of memory");
+        return APC_ERR_TOO_LARGE;
+    }
+    int listed = heif.heif_context_get_list_of_top_level_image_IDs(file->context, ids, file->count);
+    int index = page;
+    if (page == -1) {
+        // The primary image, when 'pitm' names a top-level image; libheif hands out whatever
+        // 'pitm' names, even a thumbnail (pillow-heif's invalid_id.heic): then the first
+        // top-level image, as heif-convert and libvips show.
+        heif_item_id primary = 0;
+        index = 0;
+        if (heif.heif_context_get_primary_image_ID(file->context, &primary).code == heif_error_Ok) {
+            int found = -1;
+            for (int i = 0; i < listed; i++) {
+                if (ids[i] == primary) found = i;
+            }
+            if (found >= 0) index = found;
+            else apc_report_add_warning(report, "the primary item is not a top-level image: the first image is shown");
+        }
+    }
+    struct heif_error error;
+    if (index < listed) {
+        error = heif.heif_context_get_image_handle(file->context, ids[index], &file->handle);
+    } else {
+        error.code = heif_error_Invalid_input;
+        error.subcode = heif_suberror_Unspecified;
+        error.message = "the list of top-level images is shorter than their count";
+    }
+    free(ids);
+    if (error.code != heif_error_Ok || file->handle == NULL) {
+        int32_t status = apc_heif_fail(error, "libheif could not find the image", report);
+        file->handle = NULL;
+        apc_heif_close(file);
+        return apc_heif_explain(data, length, status, report);
+    }
+    return APC_OK;
+}
+
+/// The declared size of the chosen image, checked against the limits.
+static int32_t apc_heif_check_size(const apc_heif_file *file, const apc_limits *limits, uint32_t *width,
+                                   uint32_t *height, apc_report *report) {
+    int w = heif.heif_image_handle_get_width(file->handle);
+    int h = heif.heif_image_handle_get_height(file->handle);
+    if (w <= 0 || h <= 0) {
+        apc_report_set_message(report, "the image has no size");
+        return APC_ERR_CORRUPT;
+    }
+    *width = (uint32_t)w;
+    *height = (uint32_t)h;
+    if (limits != NULL && ((limits->max_width != 0 && *width > limits->max_width) ||
+                           (limits->max_height != 0 && *height > limits->max_height))) {
+        apc_report_set_message(report, "the image's declared size exceeds the size limits");
+        return APC_ERR_TOO_LARGE;
+    }
+    // The coded size ('ispe', before clap and rotation) is what libheif allocates.
+    int coded_w = heif.heif_image_handle_get_ispe_width(file->handle);
+    int coded_h = heif.heif_image_handle_get_ispe_height(file->handle);
+    if (apc_too_many_pixels(limits, *width, *height) ||
+        (coded_w > 0 && coded_h > 0 && apc_too_many_pixels(limits, (uint32_t)coded_w, (uint32_t)coded_h))) {
+        apc_report_set_message(report, "the image's declared size exceeds the pixel budget");
+        return APC_ERR_TOO_LARGE;
+    }
+    return APC_OK;
+}
+
+// ---- Entry points -------------------------------------------------------------------------------
+
+int32_t apc_heif_read_header(const uint8_t *data, size_t length, const apc_limits *limits, int32_t page,
+                             apc_header *header, apc_report *report) {
+    apc_report_reset(report);
+    if (data == NULL || header == NULL) {
+        apc_report_set_message(report, "no data or no header");
+        return APC_ERR_INVALID_ARGUMENT;
+    }
+    memset(header, 0, sizeof *header);
+    apc_heif_file file;
+    int32_t status = apc_heif_open_file(data, length, limits, page, &file, report);
+    if (status != APC_OK) return status;
+
+    const struct heif_image_handle *handle = file.handle;
+    uint32_t width = (uint32_t)heif.heif_image_handle_get_width(handle);
+    uint32_t height = (uint32_t)heif.heif_image_handle_get_height(handle);
+    int alpha = heif.heif_image_handle_has_alpha_channel(handle) != 0;
+    int luma = heif.heif_image_handle_get_luma_bits_per_pixel(handle);
+    header->format = APC_FORMAT_HEIF;
+    header->width = width;
+    header->height = height;
+    header->output_width = width;
+    header->output_height = height;
+    // libheif 1.15 does not tell a monochrome coding from the handle (only by decoding it): the
+    // colour model is that of the coded image, YCbCr.
+    header->channels = alpha ? 4 : 3;
+    header->bit_depth = luma > 0 ? (uint32_t)luma : 8;
+    header->color_space = APC_COLOR_YCBCR;
+    header->has_alpha = (uint32_t)alpha;
+    header->orientation = 0;  // libheif applies irot/imir; an EXIF orientation is informative only
+    header->frames = (uint32_t)file.count;
+    header->has_icc = heif.heif_image_handle_get_raw_color_profile_size(handle) > 0;
+    struct heif_color_profile_nclx *nclx = NULL;
+    struct heif_error error = heif.heif_image_handle_get_nclx_color_profile(handle, &nclx);
+    if (error.code == heif_error_Ok && nclx != NULL) {
+        header->color_primaries = (uint32_t)nclx->color_primaries;
+        header->transfer_characteristics = (uint32_t)nclx->transfer_characteristics;
+        header->matrix_coefficients = (uint32_t)nclx->matrix_coefficients;
+    }
+    if (nclx != NULL) heif.heif_nclx_color_profile_free(nclx);
+
+    status = apc_heif_check_size(&file, limits, &width, &height, report);
+    apc_heif_close(&file);
+    return status;
+}
+
+/// Copies libheif's decoding warnings into the report.
+static void apc_heif_warnings(struct heif_image *image, apc_report *report) {
+    struct heif_error warnings[8];
+    int first = 0;
+    for (;;) {
+        int count = heif.heif_image_get_decoding_warnings(image, first, warnings, 8);
+        for (int i = 0; i < count; i++) {
+            char message[APC_MESSAGE_CAPACITY];
+            snprintf(message, sizeof message, "libheif: %s", warnings[i].message ? warnings[i].message : "warning");
+            apc_report_add_warning(report, message);
+        }
+        if (count < 8) break;
+        first += count;
+    }
+}
+
+/// Divides premultiplied colour by alpha, rounding, for 8-bit RGBA pixels.
+static void apc_heif_unpremultiply8(uint8_t *row, uint32_t width) {
+    for (uint32_t x = 0; x < width; x++, row += 4) {
+        uint32_t a = row[3];
+        if (a == 255) continue;
+        for (int c = 0; c < 3; c++) {
+            uint32_t v = a == 0 ? 0 : (row[c] * 255u + a / 2) / a;
+            row[c] = (uint8_t)(v > 255 ? 255 : v);
+        }
+    }
+}
+
+/// Copies an 8-bit interleaved RGB(A) plane into the caller's RGBA rows.
+static void apc_heif_copy8(const uint8_t *plane, size_t stride, int alpha, int premultiplied, uint32_t width,
+                           uint32_t height, uint8_t *pixels, size_t row_bytes) {
+    for (uint32_t y = 0; y < height; y++) {
+        const uint8_t *in = plane + (size_t)y * stride;
+        uint8_t *out = pixels + (size_t)y * row_bytes;
+        if (alpha) {
+            memcpy(out, in, (size_t)width * 4);
+            if (premultiplied) apc_heif_unpremultiply8(out, width);
+        } else {
+            for (uint32_t x = 0; x < width; x++, in += 3, out += 4) {
+                out[0] = in[0];
+                out[1] = in[1];
+                out[2] = in[2];
+                out[3] = 255;
+            }
+        }
+    }
+}
+
+/// Rounds a little-endian RRGGBB(AA) plane of `bits`-bit samples into the caller's RGBA rows,
+/// dividing out premultiplied alpha at full depth first.
+static int apc_heif_copy16(const uint8_t *plane, size_t stride, int alpha, int premultiplied, int bits,
+                           uint32_t width, uint32_t height, uint8_t *pixels, size_t row_bytes) {
+    uint32_t max = (1u << bits) - 1;
+    uint8_t *table = malloc(65536);  // every 16-bit value, so that no sample can index past it
+    if (table == NULL) return 0;
+    for (uint32_t v = 0; v < 65536; v++) table[v] = v >= max ? 255 : (uint8_t)((v * 255 + max / 2) / max);
+    uint32_t channels = alpha ? 4 : 3;
+    for (uint32_t y = 0; y < height; y++) {
+        const uint8_t *in = plane + (size_t)y * stride;
+        uint8_t *out = pixels + (size_t)y * row_bytes;
+        for (uint32_t x = 0; x < width; x++, in += 2 * channels, out += 4) {
+            uint32_t r = in[0] | ((uint32_t)in[1] << 8);
+            uint32_t g = in[2] | ((uint32_t)in[3] << 8);
+            uint32_t b = in[4] | ((uint32_t)in[5] << 8);
+            uint32_t a = alpha ? (in[6] | ((uint32_t)in[7] << 8)) : 0xffffu;
+            if (alpha && premultiplied && a < max) {
+                if (a == 0) {
+                    r = g = b = 0;
+                } else {
+                    r = (uint32_t)(((uint64_t)r * max + a / 2) / a);
+                    g = (uint32_t)(((uint64_t)g * max + a / 2) / a);
+                    b = (uint32_t)(((uint64_t)b * max + a / 2) / a);
+                    if (r > 0xffff) r = 0xffff;
+                    if (g > 0xffff) g = 0xffff;
+                    if (b > 0xffff) b = 0xffff;
+                }
+            }
+            out[0] = table[r];
+            out[1] = table[g];
+            out[2] = table[b];
+            out[3] = alpha ? table[a] : 255;
+        }
+    }
+    free(table);
+    return 1;
+}
+
+int32_t apc_heif_decode_rgba(const uint8_t *data, size_t length, const apc_limits *limits, int32_t page,
+                             uint32_t width, uint32_t height, uint8_t *pixels, size_t row_bytes, size_t capacity,
+                             apc_report *report) {
+    apc_report_reset(report);
+    if (data == NULL || pixels == NULL) {
+        apc_report_set_message(report, "no data or no output buffer");
+        return APC_ERR_INVALID_ARGUMENT;
+    }
+    if (!apc_output_fits(width, height, row_bytes, capacity)) {
+        apc_report_set_message(report, "the output buffer is too small for the requested size");
+        return APC_ERR_INVALID_ARGUMENT;
+    }
+    apc_heif_file file;
+    int32_t status = apc_heif_open_file(data, length, limits, page, &file, report);
+    if (status != APC_OK) return status;
+    uint32_t declared_w = 0, declared_h = 0;
+    status = apc_heif_check_size(&file, limits, &declared_w, &declared_h, report);
+    if (status != APC_OK) {
+        apc_heif_close(&file);
+        return status;
+    }
+    if (declared_w != width || declared_h != height) {
+        apc_heif_close(&file);
+        apc_report_set_message(report, "the requested size is not the image's size");
+        return APC_ERR_INVALID_ARGUMENT;
+    }
+
+    int alpha = heif.heif_image_handle_has_alpha_channel(file.handle) != 0;
+    int premultiplied = alpha && heif.heif_image_handle_is_premultiplied_alpha(file.handle) != 0;
+    int deep = heif.heif_image_handle_get_luma_bits_per_pixel(file.handle) > 8 ||
+               heif.heif_image_handle_get_chroma_bits_per_pixel(file.handle) > 8;
+    enum heif_chroma chroma = deep ? (alpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
+                                   : (alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB);
+    struct heif_decoding_options *options = heif.heif_decoding_options_alloc();
+    if (options == NULL) {
+        apc_heif_close(&file);
+        apc_report_set_message(report, "out of memory");
+        return APC_ERR_TOO_LARGE;
+    }
+    options->ignore_transformations = 0;
+    options->convert_hdr_to_8bit = 0;
+    struct heif_image *image = NULL;
+    struct heif_error error = heif.heif_decode_image(file.handle, &image, heif_colorspace_RGB, chroma, options);
+    heif.heif_decoding_options_free(options);
+    if (error.code != heif_error_Ok || image == NULL) {
+        status = apc_heif_fail(error, "libheif could not decode the image", report);
+        if (image != NULL) heif.heif_image_release(image);
+        apc_heif_close(&file);
+        return status;
+    }
+    apc_heif_warnings(image, report);
+
+    int stride = 0;
+    const uint8_t *plane = heif.heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    int bits = heif.heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved);
+    int plane_w = heif.heif_image_get_width(image, heif_channel_interleaved);
+    int plane_h = heif.heif_image_get_height(image, heif_channel_interleaved);
+    size_t pixel_bytes = (size_t)(alpha ? 4 : 3) * (deep ? 2 : 1);
+    if (plane == NULL || plane_w != (int)width || plane_h != (int)height || stride <= 0 ||
+        (size_t)stride < (size_t)width * pixel_bytes || (deep ? (bits < 8 || bits > 16) : bits != 8)) {
+        apc_report_set_message(report, "libheif decoded an image of another size or layout than the file declares");
+        status = APC_ERR_CORRUPT;
+    } else if (deep) {
+        if (!apc_heif_copy16(plane, (size_t)stride, alpha, premultiplied, bits, width, height, pixels, row_bytes)) {
+            apc_report_set_message(report, "out of memory");
+            status = APC_ERR_TOO_LARGE;
+        }
+    } else {
+        apc_heif_copy8(plane, (size_t)stride, alpha, premultiplied, width, height, pixels, row_bytes);
+    }
+    heif.heif_image_release(image);
+    apc_heif_close(&file);
+    return status;
+}
+
+int32_t apc_heif_read_metadata(const uint8_t *data, size_t length, const apc_limits *limits, int32_t page,
+                               apc_metadata *metadata, apc_report *report) {
+    apc_report_reset(report);
+    if (data == NULL || metadata == NULL) {
+        apc_report_set_message(report, "no data or no metadata");
+        return APC_ERR_INVALID_ARGUMENT;
+    }
+    memset(metadata, 0, sizeof *metadata);
+    apc_heif_file file;
+    int32_t status = apc_heif_open_file(data, length, limits, page, &file, report);
+    if (status != APC_OK) return status;
+
+    size_t icc_length = heif.heif_image_handle_get_raw_color_profile_size(file.handle);
+    if (icc_length > 0 && icc_length <= length) {
+        metadata->icc = malloc(icc_length);
+        if (metadata->icc == NULL) goto out_of_memory;
+        struct heif_error error = heif.heif_image_handle_get_raw_color_profile(file.handle, metadata->icc);
+        if (error.code == heif_error_Ok) {
+            metadata->icc_length = icc_length;
+        } else {
+            free(metadata->icc);
+            metadata->icc = NULL;
+            apc_report_add_warning(report, "the ICC profile could not be read: left out");
+        }
+    }
+
+    heif_item_id exif_id = 0;
+    if (heif.heif_image_handle_get_list_of_metadata_block_IDs(file.handle, "Exif", &exif_id, 1) == 1) {
+        size_t size = heif.heif_image_handle_get_metadata_size(file.handle, exif_id);
+        if (size > 0 && size <= length) {
+            uint8_t *block = malloc(size);
+            if (block == NULL) goto out_of_memory;
+            struct heif_error error = heif.heif_image_handle_get_metadata(file.handle, exif_id, block);
+            // The block starts with a 4-byte big-endian offset from its end to the TIFF header.
+            uint32_t skip = size >= 4 ? apc_heif_be32(block) : UINT32_MAX;
+            if (error.code != heif_error_Ok || skip > size - 4 || size - 4 - skip == 0) {
+                apc_report_add_warning(report, "the EXIF block is malformed: left out");
+                free(block);
+            } else {
+                size_t start = 4 + (size_t)skip, tiff = size - start;
+                // Some writers leave JPEG's "Exif\0\0" in front of the TIFF header.
+                if (tiff > 6 && memcmp(block + start, "Exif\0\0", 6) == 0) {
+                    start += 6;
+                    tiff -= 6;
+                }
+                memmove(block, block + start, tiff);
+                metadata->exif = block;
+                metadata->exif_length = tiff;
+            }
+        }
+    }
+    apc_heif_close(&file);
+    return APC_OK;
+
+out_of_memory:
+    apc_heif_close(&file);
+    apc_metadata_free(metadata);
+    apc_report_set_message(report, "out of memory");
+    return APC_ERR_TOO_LARGE;
+}
