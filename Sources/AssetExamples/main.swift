@@ -85,7 +85,8 @@ let file = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
 // README: codecs
 import AssetCodecs
 let decoded = try ImageDecoder(configuration: .init(pixelBudget: 50_000_000, maxDimension: 1024)).decode(imageBytes)
-// decoded.bitmap: RGBA8, straight alpha; decoded.warnings; CodecError .corrupt/.truncated/.unsupported/.tooLarge
+// decoded.bitmap: RGBA8, straight alpha; decoded.warnings; decoded.header (format, bitDepth, frameCount,
+// hasAlpha, orientation, cicp); CodecError .corrupt/.truncated/.unsupported/.tooLarge/.noSuchPage
 
 // Or a band of rows at a time, written as PAM, PPM or raw RGBA without the whole bitmap in memory:
 let reader = try ImageDecoder().rowReader(for: imageBytes, layout: PixelFileFormat.ppm.layout)

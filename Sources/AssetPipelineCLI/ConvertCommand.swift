@@ -12,9 +12,11 @@ import Foundation
 struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Resize, crop and encode a PNG or JPEG, or a frame of a video or a Lottie animation, to JPEG, PNG, WebP or AVIF.",
+        abstract: "Resize, crop and encode an image (PNG, JPEG, WebP, AVIF, HEIC, GIF, TIFF, SVG, JPEG XL), or a frame of a video or a Lottie animation, to JPEG, PNG, WebP or AVIF.",
         discussion: """
             The output format is --format, else the output's extension (.jpg, .png, .webp, .avif). \
+            The source's format is sniffed from its bytes; an SVG is drawn at the size the output needs, \
+            a GIF or animated WebP gives its first frame, --page picks a TIFF's directory or a HEIF's image. \
             The EXIF orientation is applied, an embedded ICC profile is converted to sRGB, and metadata \
             is stripped, unless --keep-metadata or --keep-icc say otherwise. A URL loads through the cache \
             (--cache-dir) and the variant is kept there too, as ImageUtil.variant does. \
@@ -90,6 +92,11 @@ struct ConvertCommand: AsyncParsableCommand {
         valueName: "frame"))
     var frame: String?
 
+    @Option(help: ArgumentHelp(
+        "The image of a multi-image source: a TIFF's directory or a HEIF's top-level image, from 0 (default: the first, or the primary).",
+        valueName: "n"))
+    var page: Int?
+
     @OptionGroup var cache: CacheOptions
     @OptionGroup var tier: TierOptions
     @OptionGroup var outputOptions: OutputOptions
@@ -124,6 +131,7 @@ struct ConvertCommand: AsyncParsableCommand {
         set("kernel", kernel)
         set("metadata", keepMetadata ? "keep" : nil)
         set("icc", keepICC ? "keep" : nil)
+        set("page", page.map(String.init))
         let named = OutputFormat(pathExtension: (output as NSString).pathExtension)
         if let format {
             set("format", format)

@@ -4,13 +4,17 @@ import AssetLoading
 import AssetPipeline
 import Foundation
 
-/// `assetpipe decode INPUT`: decodes a PNG or JPEG to RGBA and reports or writes it.
+/// `assetpipe decode INPUT`: decodes an image (PNG, JPEG, WebP, AVIF, HEIC, GIF, TIFF, SVG, JPEG XL)
+/// to RGBA and reports or writes it.
 struct DecodeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "Decode a PNG or JPEG (a file or an http(s) URL) to 8-bit RGBA.",
+        abstract: "Decode an image (PNG, JPEG, WebP, AVIF, HEIC, GIF, TIFF, SVG, JPEG XL; a file or an http(s) URL) to 8-bit RGBA.",
         discussion: """
-            The format is sniffed from the bytes, never the name. --output writes by extension: \
+            The format is sniffed from the bytes, never the name. A GIF or animated WebP gives its first frame, \
+            a TIFF its first page and a HEIF its primary image (--page picks another), an SVG is drawn at its own \
+            size or at --max-dimension. --json reports the format, sizes, bit depth, frames or pages, alpha, the \
+            orientation the pixels still need, and the colour profile (ICC, CICP). --output writes by extension: \
             .pam (netpbm P7, TUPLTYPE RGB_ALPHA, MAXVAL 255), .ppm (P6, alpha dropped) or .rgba (raw rows). \
             Rows are decoded and written a band at a time, so the image is never in memory whole \
             (except an interlaced PNG, or an image --max-dimension resizes); the file appears only once complete. \
@@ -32,6 +36,11 @@ struct DecodeCommand: AsyncParsableCommand {
         "Scale the output down so that neither side exceeds this.", valueName: "n"))
     var maxDimension: Int?
 
+    @Option(name: .customLong("page"), help: ArgumentHelp(
+        "The image of a multi-image file: a TIFF's directory or a HEIF's top-level image, from 0 (default: the first, or the primary).",
+        valueName: "n"))
+    var page: Int?
+
     @OptionGroup var cache: CacheOptions
     @OptionGroup var tier: TierOptions
     @OptionGroup var outputOptions: OutputOptions
@@ -42,6 +51,8 @@ struct DecodeCommand: AsyncParsableCommand {
         var width: Int
         var height: Int
         var warnings: [String]
+        /// Bytes of the embedded ICC profile, 0 when none.
+        var iccBytes: Int = 0
     }
 
     func validate() throws {
@@ -50,10 +61,11 @@ struct DecodeCommand: AsyncParsableCommand {
         }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
         if let maxDimension, maxDimension <= 0 { throw ValidationError("--max-dimension must be positive") }
+        if let page, page < 0 { throw ValidationError("--page must be 0 or more") }
     }
 
     func run() async throws {
-        let options = ImageUtil.Options(maxDimension: maxDimension, pixelBudget: maxPixels)
+        let options = ImageUtil.Options(maxDimension: maxDimension, pixelBudget: maxPixels, page: page)
         let summary: Summary
         do {
             summary = try await decode(options: options)
@@ -64,10 +76,19 @@ struct DecodeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         if outputOptions.json {
+            let header = summary.header
+            var profile: [String: Any] = ["icc": summary.iccBytes > 0]
+            if summary.iccBytes > 0 { profile["iccBytes"] = summary.iccBytes }
+            if let cicp = header.cicp {
+                profile["cicp"] = cicp.description
+                profile["hdr"] = cicp.isHDR
+            }
             var object: [String: Any] = [
-                "format": summary.header.format.rawValue, "width": summary.width, "height": summary.height,
-                "sourceWidth": summary.header.width, "sourceHeight": summary.header.height,
-                "warnings": summary.warnings,
+                "format": header.format.rawValue, "width": summary.width, "height": summary.height,
+                "sourceWidth": header.width, "sourceHeight": header.height,
+                "bitDepth": header.bitDepth, "channels": header.channels, "colorSpace": header.colorSpace.rawValue,
+                "frames": header.frameCount, "hasAlpha": header.hasAlpha, "orientation": header.orientation ?? 1,
+                "colorProfile": profile, "warnings": summary.warnings,
             ]
             if let output { object["output"] = output }
             CLIOutput.printJSON(object)
@@ -97,18 +118,19 @@ struct DecodeCommand: AsyncParsableCommand {
     /// band (so that the whole image is still decoded and checked).
     static func decode(_ data: Data, configuration: ImageDecoder.Configuration, to output: String?) throws -> Summary {
         let decoder = ImageDecoder(configuration: configuration)
+        let iccBytes = try decoder.metadata(of: data).iccProfile?.count ?? 0
         guard let output, let format = PixelFileFormat(path: output) else {
             let reader = try decoder.rowReader(for: data)
             let band = UnsafeMutableRawBufferPointer.allocate(
                 byteCount: reader.bandRows(forBytes: PixelFileFormat.defaultBandBytes) * reader.bytesPerRow, alignment: 64)
             defer { band.deallocate() }
             while try reader.readRows(into: band) > 0 {}
-            return Summary(header: reader.header, width: reader.width, height: reader.height, warnings: reader.warnings)
+            return Summary(header: reader.header, width: reader.width, height: reader.height, warnings: reader.warnings, iccBytes: iccBytes)
         }
         let reader = try decoder.rowReader(for: data, layout: format.layout)
         let file = try OutputFile(path: output)
         try format.write(reader) { try file.write($0) }
         try file.commit()
-        return Summary(header: reader.header, width: reader.width, height: reader.height, warnings: reader.warnings)
+        return Summary(header: reader.header, width: reader.width, height: reader.height, warnings: reader.warnings, iccBytes: iccBytes)
     }
 }

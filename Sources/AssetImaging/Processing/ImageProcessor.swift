@@ -7,15 +7,17 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Makes an ``ImageTransform`` of PNG or JPEG bytes: decodes with shrink-on-load, converts the
-/// embedded ICC profile to sRGB, resizes (Lanczos-3 by default, premultiplied alpha), turns the
-/// image upright, crops or pads, and encodes. Synchronous CPU work: call it off the cooperative pool.
+/// Makes an ``ImageTransform`` of image bytes (every format ``ImageDecoder`` reads): decodes with
+/// shrink-on-load (an SVG drawn at the size the output needs), converts the embedded ICC profile to
+/// sRGB, resizes (Lanczos-3 by default, premultiplied alpha), turns the image upright, crops or
+/// pads, and encodes. Synchronous CPU work: call it off the cooperative pool.
 ///
 /// - **Limits first**: the header is read and the source's pixels, the output's pixels and sides
 ///   are checked against ``Configuration-swift.struct`` before any pixel memory is allocated.
-/// - **Order**: a JPEG is decoded at the DCT scale that leaves at least a factor of two for the
-///   kernel (as libvips); an RGB or gray ICC profile is applied after the resize (fewer pixels, as
-///   libvips's thumbnail), a CMYK one (CMYK and YCCK JPEGs) before it.
+/// - **Order**: a JPEG (DCT scaling) or WebP (libwebp's scaled decode) is decoded at the scale
+///   that leaves at least a factor of two for the kernel (as libvips); an RGB or gray ICC profile
+///   is applied after the resize (fewer pixels, as libvips's thumbnail), a CMYK one (CMYK and YCCK
+///   JPEGs, CMYK TIFFs) before it.
 /// - **Errors**: `CodecError` for a source that does not decode, ``ImagingError`` for a transform
 ///   that cannot be made (limits, encoders, colour).
 ///
@@ -38,15 +40,18 @@ public struct ImageProcessor: Sendable {
     /// The cores this process may use.
     static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
-    var decoder: ImageDecoder {
-        ImageDecoder(configuration: .init(pixelBudget: configuration.maxSourcePixels, maxInputBytes: configuration.maxInputBytes))
+    var decoder: ImageDecoder { decoder(page: nil) }
+
+    /// The decoder of a source's image `page` (nil: the first or primary one).
+    func decoder(page: Int?) -> ImageDecoder {
+        ImageDecoder(configuration: .init(pixelBudget: configuration.maxSourcePixels, maxInputBytes: configuration.maxInputBytes, page: page))
     }
 
     /// Plans `transform` for `data` from its header alone: what a caller reserves memory for.
     /// - Throws: `CodecError` for a header that does not read, ``ImagingError`` for limits.
     public func plan(for data: some ContiguousBytes & Sendable, transform: ImageTransform, accepting accepted: [OutputFormat]? = nil) throws -> TransformPlan {
         try transform.validate(maxOutputDimension: configuration.maxOutputDimension)
-        let header = try decoder.header(of: data)
+        let header = try decoder(page: transform.page).header(of: data)
         return try TransformPlan(header: header, transform: transform, accepted: accepted, configuration: configuration)
     }
 
@@ -63,7 +68,7 @@ public struct ImageProcessor: Sendable {
     public func process(_ data: some ContiguousBytes & Sendable, plan: TransformPlan, transform: ImageTransform) throws -> EncodedImage {
         Self.running.add(1, ordering: .relaxed)
         defer { Self.running.subtract(1, ordering: .relaxed) }
-        let decoder = self.decoder
+        let decoder = self.decoder(page: transform.page)
         let metadata = try decoder.metadata(of: data)
         var profile = metadata.iccProfile
         let profileSpace = profile.flatMap(ImagingBridge.colorSpace(of:))
@@ -80,7 +85,9 @@ public struct ImageProcessor: Sendable {
         } else {
             if profileSpace == "CMYK" { profile = nil }  // a CMYK profile on a non-CMYK image: ignored
             // Decoded a band at a time straight into the resampler: the source is never whole in memory.
-            let reader = try decoder.rowReader(for: data, scaleDenominator: plan.scaleDenominator)
+            let reader = plan.header.format.loadScaling == .anySize
+                ? try decoder.rowReader(for: data, width: plan.decodedWidth, height: plan.decodedHeight)
+                : try decoder.rowReader(for: data, scaleDenominator: plan.scaleDenominator)
             opaque = !plan.header.hasAlpha
             if reader.width == plan.resizeWidth, reader.height == plan.resizeHeight {
                 bitmap = try ImagingBridge.readWhole(reader)

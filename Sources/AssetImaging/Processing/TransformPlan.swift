@@ -8,7 +8,8 @@ public struct TransformPlan: Sendable, Hashable {
     public var header: ImageHeader
     /// The EXIF orientation applied (1 when none).
     public var orientation: Int
-    /// libjpeg-turbo's DCT scale denominator (1, 2, 4, 8); 1 for PNG.
+    /// The shrink-on-load denominator (1, 2, 4, 8): libjpeg-turbo's DCT scale, libwebp's scaled
+    /// decode; 1 for the formats that decode at their own size, and for SVG.
     public var scaleDenominator: Int
     /// The decoded width (stored orientation).
     public var decodedWidth: Int
@@ -34,7 +35,11 @@ public struct TransformPlan: Sendable, Hashable {
         self.orientation = orientation
         let transposed = orientation >= 5
         let (uprightWidth, uprightHeight) = transposed ? (header.height, header.width) : (header.width, header.height)
-        let geometry = transform.geometry(sourceWidth: uprightWidth, sourceHeight: uprightHeight)
+        // A vector is drawn at the size asked for, larger than its own too: enlarging it costs
+        // nothing in sharpness (libvips's thumbnail and imgproxy do the same for SVG).
+        var sized = transform
+        if header.format.isVector { sized.enlarge = true }
+        let geometry = sized.geometry(sourceWidth: uprightWidth, sourceHeight: uprightHeight)
         self.geometry = geometry
         let outputPixels = geometry.outputWidth.multipliedReportingOverflow(by: geometry.outputHeight)
         let largestSide = max(geometry.outputWidth, geometry.outputHeight, geometry.resizedWidth, geometry.resizedHeight)
@@ -50,21 +55,37 @@ public struct TransformPlan: Sendable, Hashable {
             ? (geometry.resizedHeight, geometry.resizedWidth) : (geometry.resizedWidth, geometry.resizedHeight)
         // Shrink-on-load: the largest DCT scale that leaves the kernel at least the margin's factor
         // (libvips: 2).
+        // A JPEG's DCT scaling and WebP's scaled decode alike (libvips's shrink-on-load for both). An
+        // SVG is drawn at the resized size itself: a vector redrawn, not a raster scaled.
         var denominator = 1
-        if header.format == .jpeg {
+        if header.format.loadScaling != .none, !header.format.isVector {
             let shrink = min(Double(header.width) / Double(resizeWidth), Double(header.height) / Double(resizeHeight))
             let margin = max(1, configuration.shrinkOnLoadMargin)
             denominator = [8, 4, 2].first { shrink >= Double($0) * margin } ?? 1
         }
         scaleDenominator = denominator
-        (decodedWidth, decodedHeight) = ImageDecoder.scaledSize(of: header, denominator: denominator)
+        if header.format.isVector {
+            (decodedWidth, decodedHeight) = (resizeWidth, resizeHeight)
+        } else {
+            (decodedWidth, decodedHeight) = ImageDecoder.scaledSize(of: header, denominator: denominator)
+        }
         format = Self.format(for: transform.format, accepted: accepted, header: header)
     }
 
-    /// The format `.auto` resolves to, or the one asked for.
+    /// The format `.auto` resolves to, or the one asked for. Without `accepted`, the source's own
+    /// format where it is one of ours to write, else PNG for an image with alpha (GIF, SVG, ...)
+    /// and JPEG for one without.
     static func format(for choice: ImageTransform.FormatChoice, accepted: [OutputFormat]?, header: ImageHeader) -> OutputFormat {
         if let format = choice.formatIndependentOfImage(accepted: accepted) { return format }
-        guard let accepted else { return header.format == .png ? .png : .jpeg }
+        guard let accepted else {
+            switch header.format {
+            case .png: return .png
+            case .jpeg: return .jpeg
+            case .webp: return .webp
+            case .avif: return .avif
+            default: return header.hasAlpha ? .png : .jpeg
+            }
+        }
         if header.hasAlpha, accepted.contains(.png) || !accepted.contains(.jpeg) { return .png }
         return .jpeg
     }
@@ -74,7 +95,7 @@ public struct TransformPlan: Sendable, Hashable {
     /// the resampler's ring of float rows, the resized, upright and output bitmaps, and as much again
     /// for the encoder's input and output.
     public var estimatedBytes: Int {
-        let whole = header.colorSpace == .cmyk || header.colorSpace == .ycck || (header.format == .png && header.isInterlaced)
+        let whole = header.colorSpace == .cmyk || header.colorSpace == .ycck || !ImageDecoder.decodesInBands(header)
         let decoded = whole ? decodedWidth * decodedHeight * 4 : max(256 << 10, decodedWidth * 4 * 16)
         let scale = Double(decodedHeight) / Double(max(1, resizeHeight))
         let ring = resizeWidth * 16 * (Int((6 * max(1, scale)).rounded(.up)) + 2)

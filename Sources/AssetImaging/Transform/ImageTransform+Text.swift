@@ -15,6 +15,7 @@ extension ImageTransform {
         var pairs: [String] = []
         let defaults = ImageTransform()
         if let frame { pairs.append("frame=\(frame.text)") }
+        if let page { pairs.append("page=\(page)") }
         if let width { pairs.append("w=\(width)") }
         if let height { pairs.append("h=\(height)") }
         if fit != defaults.fit { pairs.append("fit=\(fit.rawValue)") }
@@ -36,7 +37,7 @@ extension ImageTransform {
     /// `;`, as the canonical form, a CLI `--variant` or a preset writes them. `original` or an
     /// empty text is the default transform.
     ///
-    /// Keys: `frame` (`30`, `50%` or `1.5s`: ``FrameSpec``), `w`/`width`, `h`/`height`, `fit`, `enlarge`, `gravity`/`g`, `dpr`, `bg`/`background`,
+    /// Keys: `frame` (`30`, `50%` or `1.5s`: ``FrameSpec``), `page` (0...), `w`/`width`, `h`/`height`, `fit`, `enlarge`, `gravity`/`g`, `dpr`, `bg`/`background`,
     /// `format`/`f`, `q`/`quality`, `lossless`, `progressive`, `kernel`, `metadata` (`keep`/`strip`),
     /// `icc` (`keep`/`srgb`). Booleans are `1`/`0`/`true`/`false`.
     /// - Throws: `ImagingError.invalidTransform` for an unknown key or value, or a value out of range.
@@ -105,6 +106,10 @@ extension ImageTransform {
                     "frame must be a frame number (30), a position (50%) or a time (1.5s) (got '\(value.prefix(64))')")
             }
             frame = spec
+        case "page":
+            let number = try integer()
+            guard number >= 0, number <= 65_535 else { throw ImagingError.invalidTransform("page must be 0 to 65535 (got \(number))") }
+            page = number
         case "w": width = try integer()
         case "h": height = try integer()
         case "fit": fit = try choice(Fit.self)

@@ -19,6 +19,9 @@ public struct ImageTransform: Sendable, Hashable {
     /// The still frame of a moving source to make the image of (`frame=30`, `frame=50%`,
     /// `frame=1.5s`), or nil for a source that is an image. Default: nil.
     public var frame: FrameSpec?
+    /// The image of a multi-image source (`page=1`): a TIFF's directory or a HEIF's top-level
+    /// image, from 0; nil for the first directory or the primary image. Default: nil.
+    public var page: Int?
     /// Target width in CSS pixels (times ``devicePixelRatio``), or nil. Default: nil.
     public var width: Int?
     /// Target height in CSS pixels (times ``devicePixelRatio``), or nil. Default: nil.
@@ -56,9 +59,10 @@ public struct ImageTransform: Sendable, Hashable {
         frame: FrameSpec? = nil, width: Int? = nil, height: Int? = nil, fit: Fit = .inside, enlarge: Bool = false, gravity: Gravity = .center,
         devicePixelRatio: Double = 1, background: RGBColor? = nil, format: FormatChoice = .auto, quality: Int? = nil,
         lossless: Bool = false, progressive: Bool = false, kernel: ResampleKernel = .lanczos3,
-        keepMetadata: Bool = false, keepICCProfile: Bool = false
+        keepMetadata: Bool = false, keepICCProfile: Bool = false, page: Int? = nil
     ) {
         self.frame = frame
+        self.page = page
         self.width = width
         self.height = height
         self.fit = fit
@@ -78,8 +82,8 @@ public struct ImageTransform: Sendable, Hashable {
     /// The output format asked for.
     public enum FormatChoice: Sendable, Hashable {
         /// Chosen per request: from the formats the caller accepts, AVIF first, then WebP, then JPEG
-        /// (PNG when the image has alpha); with no list, the source's own format (JPEG stays JPEG,
-        /// PNG stays PNG).
+        /// (PNG when the image has alpha); with no list, the source's own format where it is one we
+        /// write (JPEG, PNG, WebP, AVIF), else PNG with alpha and JPEG without.
         case auto
         /// This format.
         case format(OutputFormat)

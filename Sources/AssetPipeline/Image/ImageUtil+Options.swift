@@ -21,6 +21,9 @@ extension ImageUtil {
         /// a prefetch that only validates wants); a bitmap already in memory is still returned.
         /// Default: true.
         public var keepInMemory: Bool
+        /// The image of a multi-image file (a TIFF's directory, a HEIF's top-level image, from 0).
+        /// Default: nil, the first directory or the primary image.
+        public var page: Int?
 
         /// Creates options; every parameter defaults to the value documented on its property.
         public init(
@@ -28,13 +31,15 @@ extension ImageUtil {
             pixelBudget: Int = Options.defaultPixelBudget,
             strategy: CacheStrategy = .useProtocolCachePolicy,
             cacheKey: String? = nil,
-            keepInMemory: Bool = true
+            keepInMemory: Bool = true,
+            page: Int? = nil
         ) {
             self.maxDimension = maxDimension
             self.pixelBudget = pixelBudget
             self.strategy = strategy
             self.cacheKey = cacheKey
             self.keepInMemory = keepInMemory
+            self.page = page
         }
 
         /// `ImageDecoder`'s default pixel budget, 100 megapixels.
@@ -42,13 +47,14 @@ extension ImageUtil {
 
         /// The decoder configuration these options ask for.
         public func decoderConfiguration(maxInputBytes: Int) -> ImageDecoder.Configuration {
-            ImageDecoder.Configuration(pixelBudget: pixelBudget, maxInputBytes: maxInputBytes, maxDimension: maxDimension)
+            ImageDecoder.Configuration(pixelBudget: pixelBudget, maxInputBytes: maxInputBytes, maxDimension: maxDimension, page: page)
         }
 
         /// What the memory-cache key adds to the cache key: nothing for the default decoding options.
         var keySuffix: String? {
-            guard maxDimension != nil || pixelBudget != Self.defaultPixelBudget else { return nil }
-            return "\u{1F}image;max=\(maxDimension.map(String.init) ?? "-");pixels=\(pixelBudget)"
+            guard maxDimension != nil || pixelBudget != Self.defaultPixelBudget || page != nil else { return nil }
+            let pageSuffix = page.map { ";page=\($0)" } ?? ""
+            return "\u{1F}image;max=\(maxDimension.map(String.init) ?? "-");pixels=\(pixelBudget)\(pageSuffix)"
         }
     }
 }

@@ -1,3 +1,4 @@
+import AssetCodecs
 import AssetStorage
 
 /// Guesses an asset's kind from its content type, the first bytes of its body and its URL's file
@@ -40,7 +41,7 @@ public enum KindSniffer {
         let ext = path[path.index(after: dot)...]
         guard !ext.contains(UInt8(ascii: "/")) else { return nil }
         switch String(decoding: ext, as: UTF8.self).lowercased() {
-        case "png", "jpg", "jpeg", "gif", "webp", "avif", "heic": return .image
+        case "png", "jpg", "jpeg", "gif", "webp", "avif", "heic", "heif", "hif", "tif", "tiff", "svg", "svgz", "jxl": return .image
         case "json", "lottie", "tgs": return .lottie
         case "mp4", "m4v", "m4a", "mov", "webm", "mkv", "ts", "m4s", "mpd", "m3u8": return .video
         default: return nil
@@ -52,9 +53,12 @@ public enum KindSniffer {
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
             bytes.count >= offset + magic.count && bytes[offset..<(offset + magic.count)].elementsEqual(magic)
         }
-        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) || starts([0xFF, 0xD8, 0xFF])
-            || starts(Array("GIF8".utf8)) || (starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8))
-        {
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) || starts([0xFF, 0xD8, 0xFF]) {
+            return .image
+        }
+        // Every decodable format by its signature (AVIF and HEIF before the ftyp box of video, SVG
+        // text by its root element): the decoder's own sniff, so that the two never disagree.
+        if let format = ImageFormat(sniffing: bytes), format.isDecodable, format != .jpeg || starts([0xFF, 0xD8, 0xFF]) {
             return .image
         }
         if starts(Array("ftyp".utf8), at: 4) || starts([0x1A, 0x45, 0xDF, 0xA3]) { return .video }

@@ -24,7 +24,9 @@ extension ImageUtil {
         /// is not an animation.
         init?(sniffing data: Data) {
             let head = Array(data.prefix(KindSniffer.prefixLength))
-            if FrameSourceKind(prefix: head) == .video {
+            if let format = ImageFormat(sniffing: head), format.isDecodable, format != .jpeg || head.starts(with: [0xFF, 0xD8, 0xFF]) {
+                return nil  // an AVIF or HEIF image has an ftyp box too
+            } else if FrameSourceKind(prefix: head) == .video {
                 self = .video
             } else if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x1F, 0x8B]) || KindSniffer.looksLikeLottieJSON(head) {
                 self = .lottie

@@ -24,7 +24,7 @@ struct VariantTarget: Sendable {
     static let rawFormats: Set<String> = ["pam", "ppm", "rgba"]
     /// Query keys that make a request a variant request.
     static let transformKeys: Set<String> = [
-        "frame", "w", "width", "h", "height", "fit", "enlarge", "gravity", "g", "dpr", "bg", "background", "q", "quality",
+        "frame", "page", "w", "width", "h", "height", "fit", "enlarge", "gravity", "g", "dpr", "bg", "background", "q", "quality",
         "lossless", "progressive", "kernel", "metadata", "icc", "preset",
     ]
 
