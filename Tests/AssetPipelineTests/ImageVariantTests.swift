@@ -165,3 +165,47 @@ struct ImageVariantTests {
         }
     }
 }
+
+/// The renderer's version in the variant's key: a new build of the code or the libraries misses.
+@Suite("Variant keys name the renderer")
+struct RendererVersionTests {
+    @Test func theVersionNamesOurCodeAndEachLibraryFile() {
+        let components = RendererVersion.components
+        #expect(components.first?.hasPrefix("assetpipe ") == true)
+        #expect(components.count == RendererVersion.libraries.count + 1)
+        // the libraries this machine decodes with are found (scripts/install-deps installs them)
+        for name in ["png16", "jpeg", "webp", "avif", "heif", "tiff", "rsvg-2", "jxl", "lcms2", "rlottie", "avcodec"] {
+            #expect(components.contains { $0.hasPrefix("lib\(name).so.") }, "lib\(name) not found")
+        }
+        #expect(RendererVersion.current.hasPrefix("r-") && RendererVersion.current.count == 18)
+        var upgraded = components
+        upgraded[2] += "0"  // a library file one byte longer
+        #expect(RendererVersion.make(components: upgraded) != RendererVersion.current)
+        #expect(RendererVersion.make(components: components) == RendererVersion.current)
+    }
+
+    @Test func aChangedRendererMissesTheVariantsOfTheOldOne() async throws {
+        let jpeg = try UtilTestSupport.fixture(ImageVariantTests.jpegPath)
+        try await withTestOrigin { origin in
+            origin.setRoute("/r.jpg", .resource(TestResource(content: .bytes(jpeg), eTag: "\"1\"", headers: freshForAnHour)))
+            let url = try #require(URL(string: origin.url("/r.jpg")))
+            let transform = try ImageTransform(parsing: "w=60,format=png")
+            try await UtilTestSupport.withManager { manager in
+                let old = ImageUtil(manager: manager)
+                let first = try await old.variant(for: url, transform: transform)
+                #expect(first.origin == .transformed)
+                var configuration = ImageUtil.Configuration()
+                configuration.rendererVersion = RendererVersion.make(components: RendererVersion.components + ["libnew.so.2 1"])
+                let upgraded = ImageUtil(manager: manager, configuration: configuration)
+                let named = try await upgraded.variantRequest(for: url, transform: transform)
+                let oldNamed = try await old.variantRequest(for: url, transform: transform)
+                #expect(named.key != oldNamed.key)
+                #expect(named.entityTag != oldNamed.entityTag)
+                let again = try await upgraded.variant(for: named)
+                #expect(again.origin == .transformed)  // not the old build's disk entry
+                // the old renderer still finds its own
+                #expect(try await old.variant(for: oldNamed).origin != .transformed)
+            }
+        }
+    }
+}

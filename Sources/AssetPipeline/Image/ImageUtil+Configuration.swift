@@ -34,6 +34,10 @@ extension ImageUtil {
         /// that joined a transform in flight), with the variant's format and the transform's time in
         /// seconds (a wait for a turn of the queue included): a service counts it in its metrics. Default nil.
         public var onTransform: (@Sendable (_ format: OutputFormat, _ seconds: Double) -> Void)?
+        /// The version of what makes variants, part of every variant's key and `ETag`
+        /// (``VariantKey``). Default: ``RendererVersion/current`` (this build and the libraries on
+        /// this machine); set it only to share variants across builds you know render alike.
+        public var rendererVersion: String
 
         /// Creates a configuration; every parameter defaults to the value documented on its property.
         public init(
@@ -42,6 +46,7 @@ extension ImageUtil {
             maxConcurrentTransforms: Int = ProcessInfo.processInfo.activeProcessorCount, maxQueuedTransforms: Int = 64
         ) {
             self.onTransform = nil
+            self.rendererVersion = RendererVersion.current
             self.maxConcurrentTransforms = maxConcurrentTransforms
             self.maxQueuedTransforms = maxQueuedTransforms
             self.decodeBudget = decodeBudget

@@ -74,7 +74,9 @@ extension ImageUtil {
             sourceData = data
             validator = "sum:" + BytesChecksum.string(of: data)
         }
-        let key = VariantKey.key(sourceKey: response.cacheKey, validator: validator, transform: transform, accepted: accepted)
+        let key = VariantKey.key(
+            sourceKey: response.cacheKey, validator: validator, transform: transform, accepted: accepted,
+            renderer: configuration.rendererVersion)
         return VariantRequest(
             source: response, transform: transform, accepted: accepted, validator: validator, key: key, options: options,
             sourceData: sourceData)

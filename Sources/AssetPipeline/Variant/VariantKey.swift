@@ -3,15 +3,18 @@ import AssetLoading
 import AssetStorage
 
 /// The cache key of a derived entry: `variant` + the source's cache key + its validator + the
-/// canonical transform + the format key, separated by U+001F. A changed source has another
-/// validator, so its old variants are never looked up again (they age out of the caches).
+/// canonical transform + the format key + the renderer's version (``RendererVersion``), separated by
+/// U+001F. A changed source has another validator, and a new build of the code or the libraries that
+/// make the pixels another renderer version, so old variants are never looked up again (they age
+/// out of the caches); the variant's strong `ETag` is a checksum of this key.
 public enum VariantKey {
     /// The key of `transform` of the source stored under `sourceKey` with `validator`, for a caller
-    /// that accepts `accepted`.
+    /// that accepts `accepted`, made by `renderer` (``RendererVersion/current`` by default).
     public static func key(
-        sourceKey: String, validator: String, transform: ImageTransform, accepted: [OutputFormat]?
+        sourceKey: String, validator: String, transform: ImageTransform, accepted: [OutputFormat]?,
+        renderer: String = RendererVersion.current
     ) -> String {
-        ["variant", sourceKey, validator, transform.canonicalText, formatKey(transform.format, accepted: accepted)]
+        ["variant", sourceKey, validator, transform.canonicalText, formatKey(transform.format, accepted: accepted), renderer]
             .joined(separator: "\u{1F}")
     }
 

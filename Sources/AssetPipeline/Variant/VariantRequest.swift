@@ -28,8 +28,9 @@ public struct VariantRequest: Sendable {
     let sourceData: Data?
 
     /// A strong entity tag of the variant: a checksum of its key, so it names the source version,
-    /// the transform and the format without the variant being made. The same key always gives the
-    /// same bytes from the same build of the encoders.
+    /// the transform, the format and the renderer's version (``RendererVersion``) without the
+    /// variant being made. The same key gives the same bytes: another build of the code or of the
+    /// libraries that make them has another key.
     public var entityTag: String {
         let checksum = BytesChecksum.string(of: Array(key.utf8))
         return "\"v-" + checksum.drop { $0 != ":" }.dropFirst() + "\""
