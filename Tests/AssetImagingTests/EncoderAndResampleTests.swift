@@ -1,5 +1,5 @@
 import AssetCodecs
-import AssetImaging
+@testable import AssetImaging
 import Foundation
 import Testing
 
@@ -124,15 +124,23 @@ import Testing
         return try! ImageEncoder().encode(bitmap, as: .jpeg, options: .init(quality: 90))
     }()
 
+    /// Resized to 1000 wide: no DCT scale leaves the kernel its margin, so the 1.08 MP source decodes
+    /// at full size, past the megapixel where `.always` moves decoding to a second thread.
     func process(_ data: [UInt8], overlapped: Bool) throws -> [UInt8] {
         var configuration = ImageProcessor.Configuration()
         configuration.overlapDecoding = overlapped ? .always : .off
         return try ImageProcessor(configuration: configuration)
-            .process(data, transform: ImageTransform(width: 300, format: .format(.png))).bytes
+            .process(data, transform: ImageTransform(width: 1000, format: .format(.png))).bytes
     }
 
     @Test func aSecondDecodingThreadGivesTheSameBytes() throws {
-        #expect(try process(Self.large, overlapped: true) == process(Self.large, overlapped: false))
+        let before = BandPipeline.threadsStarted.load(ordering: .relaxed)
+        let threaded = try process(Self.large, overlapped: true)
+        #expect(BandPipeline.threadsStarted.load(ordering: .relaxed) > before, "the threaded path did not run")
+        let inline = try process(Self.large, overlapped: false)
+        #expect(threaded == inline)
+        let plan = try ImageProcessor().plan(for: Self.large, transform: ImageTransform(width: 1000, format: .format(.png)))
+        #expect(plan.decodedWidth * plan.decodedHeight >= 1 << 20)
     }
 
     @Test func aFailureOnTheDecodingThreadReachesTheCaller() throws {

@@ -118,3 +118,22 @@ struct FormatSourcesTests {
         }
     }
 }
+
+@Suite("maxPixels and cached variants")
+struct MaxPixelsCachedVariantTests {
+    /// A variant made and cached under the server's limit is no answer to a request whose own
+    /// lower `maxPixels` refuses the source: from memory neither.
+    @Test func aLowerLimitIsRefusedEvenWhenTheVariantIsCached() async throws {
+        try await ServerHarness.with { harness in
+            try ImageServiceTests.serveJPEG(harness)  // 227 x 149 = 33,823 pixels
+            let target = harness.endpoint("image", originPath: "/photo.jpg", "&w=50&format=png")
+            #expect(try await harness.send(target).status == 200)
+            #expect(try await harness.send(target).header("X-Assetpipe-Cache") == "memory")
+            let refused = try await harness.send(target + "&maxPixels=30000")
+            #expect(refused.status == 422)
+            #expect(refused.text.contains("source_too_large"), "\(refused.text)")
+            let allowed = try await harness.send(target + "&maxPixels=40000")
+            #expect(allowed.status == 200)
+        }
+    }
+}

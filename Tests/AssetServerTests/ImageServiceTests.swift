@@ -349,6 +349,19 @@ struct ImageServiceTests {
             #expect(first.status == 503)
             #expect(first.errorCode == "transform_timeout")
             #expect(first.header("Retry-After") == "1")
+            // The transform went on: the util's own call for the same variant joins it (one key, one
+            // transform) or finds what it stored; then the service answers from the cache, and the
+            // variant was made once.
+            let url = try #require(URL(string: harness.origin.url("/photo.jpg")))
+            let made = try await harness.server.responder.context.images.variant(
+                for: url, transform: try ImageTransform(parsing: "w=1500,enlarge=1,format=avif"))
+            #expect(made.format == .avif && made.width == 1500)
+            let second = try await harness.send(target)
+            #expect(second.status == 200)
+            #expect(["memory", "disk"].contains(second.header("X-Assetpipe-Cache") ?? ""), "\(second.header("X-Assetpipe-Cache") ?? "-")")
+            #expect(Data(second.body) == made.data)
+            let metrics = try await harness.send("/metrics").text
+            #expect(metrics.contains("assetpipe_image_transforms_total{format=\"avif\"} 1"))
         }
     }
 

@@ -20,6 +20,9 @@ final class BandPipeline: @unchecked Sendable {
     /// Bands decoded and not yet consumed, in order: (buffer, rows), rows 0 at the end; or an error.
     private let queue = Mutex<[Result<(Int, Int), CodecError>]>([])
     private let stopped = Atomic<Bool>(false)
+    /// Decoding threads started by every pipeline of the process (what the tests check the
+    /// threaded path by).
+    static let threadsStarted = Atomic<Int>(0)
 
     /// Prepares `depth` buffers of `bandRows` rows each.
     init(reader: ImageRowReader, bandRows: Int, depth: Int = 3) {
@@ -37,6 +40,7 @@ final class BandPipeline: @unchecked Sendable {
     /// Runs the decoder thread and hands each band to `consume` (its rows, the row count) on the
     /// calling thread, until the image ends. Rethrows the decoder's or `consume`'s error.
     func run(_ consume: (UnsafeMutableRawBufferPointer, Int) throws -> Void) throws {
+        Self.threadsStarted.add(1, ordering: .relaxed)
         let thread = Thread { [self] in decode() }
         thread.stackSize = 1 << 20
         thread.start()

@@ -1,3 +1,4 @@
+import AssetCodecs
 import AssetImaging
 import AssetLoading
 import AssetPipeline
@@ -28,7 +29,10 @@ struct VariantEndpoint: Sendable {
         let accepted: [OutputFormat]? = transform.format == .auto ? AcceptedImageFormats.parse(incoming.headers[.accept]) : nil
         let sourceKey = CacheKeyMemo.shared.key(for: target.source)
         let memoryKey = ServedVariant.memoryKey(sourceKey: sourceKey, transform: transform, accepted: accepted)
-        let hot = context.manager.object(ServedVariant.self, forKey: memoryKey, kind: .image)
+        // A request's own lower pixel limit is checked against the source before any cached copy
+        // answers it (below): a variant made under the server's limit is no answer to it.
+        let askedPixels = try incoming.positiveInt("maxPixels")
+        let hot = askedPixels == nil ? context.manager.object(ServedVariant.self, forKey: memoryKey, kind: .image) : nil
         if !incoming.hasCacheDirectives, let hot, hot.isFresh(at: context.now) {
             context.metrics.recordVariantLookup("memory")
             return hot.reply(to: incoming, now: context.now, cacheStatus: "memory")
@@ -38,7 +42,10 @@ struct VariantEndpoint: Sendable {
         let response = try await context.load(request)
         var options = ImageUtil.Options()
         options.pixelBudget = service.maxSourcePixels
-        if let asked = try incoming.positiveInt("maxPixels") { options.pixelBudget = min(asked, service.maxSourcePixels) }
+        if let askedPixels {
+            options.pixelBudget = min(askedPixels, service.maxSourcePixels)
+            if transform.frame == nil { try await checkSourcePixels(of: response, against: options.pixelBudget) }
+        }
         let named = try await context.images.variantRequest(source: response, transform: transform, accepting: accepted, options: options)
         let stored = response.metadata?.http.map(StoredResponse.init)
         let now = context.now
@@ -82,6 +89,15 @@ struct VariantEndpoint: Sendable {
         fields[.xCache] = status
         if let stored { fields[.age] = HotFreshness(stored: stored, policy: context.policy).ageField(at: now) }
         return ServedVariant.reply(to: incoming, fields: fields, body: body, eTag: named.entityTag, lastModified: lastModified, now: now)
+    }
+
+    /// Throws `CodecError.tooLarge` when the image source declares more pixels than `budget`: read
+    /// from its header, so that no cached variant (made under a larger limit) answers a request
+    /// whose own limit refuses the source.
+    private func checkSourcePixels(of response: AssetResponse, against budget: Int) async throws {
+        let data = try await context.manager.loader.data(for: response)
+        let decoder = ImageDecoder(configuration: .init(pixelBudget: budget, maxInputBytes: max(data.count, 1)))
+        _ = try await context.manager.runIO { try decoder.header(of: data) }
     }
 
     /// The reply from the disk cache's derived entry of a variant larger than the memory asset
