@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Lottie frames per second, ours beside rlottie-python (run by scripts/bench.d/51-lottie-frames.sh).
 
-Each contender renders LOTTIE_FRAME_COUNT (60) frames spread over each animation at 512x512, in its
+Each contender renders LOTTIE_FRAME_COUNT (60) frames spread over each animation at 512 px wide and the
+height of the animation's aspect (the same pixels for both), in its
 own process per round (ours: `assetpipe-bench lottie-frames --repeats N --width 512` over all the
 files; rlottie-python: the same files, each loaded once with `LottieAnimation.from_data`, frames
 with `lottie_animation_render`). LOTTIE_FRAME_ROUNDS (3) rounds, the contenders' order rotated, `sync`
@@ -26,9 +27,13 @@ for path in sys.argv[3:]:
         total = anim.lottie_animation_get_totalframe()
         if not total:
             raise ValueError("no frames")
+        # the pixels ours draws: `size` wide, the height the animation's aspect gives (rounded, at
+        # least 1), as LottieFrameSize(width:) resolves it
+        natural_width, natural_height = anim.lottie_animation_get_size()
+        height = max(1, int(size * natural_height / natural_width + 0.5))
         start = time.perf_counter()
         for index in range(count):
-            anim.lottie_animation_render(frame_num=index * total // count, width=size, height=size)
+            anim.lottie_animation_render(frame_num=index * total // count, width=size, height=height)
         print(f"{path}\tfps\t{count / (time.perf_counter() - start):.2f}")
     except Exception as error:
         print(f"{path}\terror\t{error}")
@@ -76,7 +81,7 @@ print()
 print(f"`assetpipe-bench lottie-frames --repeats {COUNT} --width {SIZE}` (release build; `LottieFrameRenderer`, as `LottieUtil`")
 print("renders a model it holds: our checks once, then rlottie loads the checked JSON afresh for every frame, with")
 print("its model cache off, and the pixels are un-premultiplied) beside rlottie-python 1.3.8 (PyPI; rlottie's C API on")
-print(f"an animation loaded once) on the same Debian rlottie, {COUNT} frames spread over each animation at {SIZE}x{SIZE}, over")
+print(f"an animation loaded once) on the same Debian rlottie, {COUNT} frames spread over each animation at {SIZE} px wide and the aspect's height (both), over")
 print(f"the {len(both)} lottie-docs samples of Fixtures/lottie that both render ({len(files)} tried). {ROUNDS} rounds, the")
 print(f"contenders' order rotated, `sync` before each; medians. Load average at the end: {load}. Written by")
 print("`scripts/bench lottie-frames`.")

@@ -16,7 +16,8 @@ the frame or more (SSIM of a blank frame against a thin drawing stays high).
 
 Each file's features are read from its JSON (layer types, shape items, key order); a failing file
 that uses a feature one of the renderers does not draw (the table FEATURES) is outside the goal's
-scope, as is a file that one renderer refuses or fails on; one that uses a feature rlottie misreads
+scope, as is a file python-lottie fails on; a valid file ours refuses is a failure (an invalid one of
+lottie-spec's invalid set is listed as refused, rightly); one that uses a feature rlottie misreads
 is our mismatch. Any other failing file is a mismatch too. Needs ASSETPIPE (exported by
 scripts/bench); LOTTIE_SSIM_KEEP=DIR keeps both renderings of every frame there. Prints one
 Markdown section. Nothing leaves the machine.
@@ -266,10 +267,13 @@ def frame_problems(row):
 
 
 def verdict(row):
-    """('pass' | 'empty' | 'scope' | 'mismatch', reason)."""
+    """('pass' | 'empty' | 'scope' | 'invalid' | 'mismatch', reason)."""
     known = [f for f in row["features"] if f in FEATURES]
     if row["ours_error"]:
-        return "scope", f"ours refuses: {row['ours_error']}"
+        # A valid file ours refuses is ours failing; refusing a file of lottie-spec's invalid set is right.
+        if "/invalid/" in row["file"]:
+            return "invalid", f"ours refuses an invalid file: {row['ours_error']}"
+        return "mismatch", f"ours refuses: {row['ours_error']}"
     if row["peer_error"]:
         lacking = [f for f in known if FEATURES[f][0] in ("python-lottie", "both")]
         cause = f" ({', '.join(lacking)})" if lacking else (" (an invalid file)" if "/invalid/" in row["file"] else "")
@@ -295,7 +299,7 @@ def report(rows, tried):
     compared = [r for r in rows if not r["ours_error"] and not r["peer_error"]]
     verdicts = [(r, *verdict(r)) for r in rows]
     count = lambda kind: sum(1 for _, v, _ in verdicts if v == kind)
-    refused = sum(1 for r, v, _ in verdicts if v == "scope" and (r["ours_error"] or r["peer_error"]))
+    refused = sum(1 for r, v, _ in verdicts if v == "scope" and r["peer_error"])
     print("## Lottie frames: SSIM against python-lottie")
     print()
     print(f"`assetpipe convert FILE --frame N` (our parser and checks, then rlottie) beside python-lottie {lottie.__version__}")
@@ -316,7 +320,8 @@ def report(rows, tried):
         else:
             luma_text = ", ".join(f"{s:.3f}" for s in r["luma"])
             rgb_text = ", ".join(f"{s:.3f}" for s in r["rgb"])
-        result = {"pass": "pass", "empty": "pass (empty)", "scope": "outside scope", "mismatch": "**fail**"}[v]
+        result = {"pass": "pass", "empty": "pass (empty)", "scope": "outside scope", "invalid": "refused (invalid file)",
+                  "mismatch": "**fail**"}[v]
         print(f"| {r['file'].removeprefix('Fixtures/lottie/')} | {frames} | {luma_text} | {rgb_text} | {result} | {why or '-'} |")
     print()
     print("Features each renderer lacks or misreads, as seen here:")
@@ -327,9 +332,9 @@ def report(rows, tried):
     mismatches = count("mismatch")
     print(f"Goal (issue 24): SSIM of at least {THRESHOLD} where both renderers support the features: **{'met' if not mismatches else 'not met'}**. "
           f"{len(compared)} files compared ({tried} tried), {count('pass') + count('empty')} at or above {THRESHOLD} on every frame "
-          f"({count('empty')} of them empty in both), {count('scope')} outside scope ({refused} refused or failed by a renderer, "
-          f"{count('scope') - refused} failing or empty on a feature a renderer lacks), {mismatches} failing (below {THRESHOLD}, "
-          "or blank against a drawing) where both renderers support the features.")
+          f"({count('empty')} of them empty in both), {count('scope')} outside scope ({refused} failed by python-lottie, "
+          f"{count('scope') - refused} failing or empty on a feature a renderer lacks), {count('invalid')} invalid files ours refuses, "
+          f"{mismatches} failing (below {THRESHOLD}, blank against a drawing, or a valid file ours refuses).")
 
 
 if __name__ == "__main__":
