@@ -28,6 +28,13 @@ struct FormatCodec: Sendable {
         _ metadata: UnsafeMutablePointer<apc_metadata>, _ report: UnsafeMutablePointer<apc_report>
     ) -> Int32
 
+    /// A decoder of apc_formats.h: no DCT scale, the size asked for is the size decoded.
+    typealias SizedDecode = @Sendable (
+        _ data: UnsafePointer<UInt8>, _ length: Int, _ limits: UnsafePointer<apc_limits>, _ page: Int32,
+        _ width: UInt32, _ height: UInt32, _ pixels: UnsafeMutablePointer<UInt8>, _ rowBytes: Int, _ capacity: Int,
+        _ report: UnsafeMutablePointer<apc_report>
+    ) -> Int32
+
     var header: Header
     var decode: Decode
     var metadata: Metadata
@@ -39,6 +46,24 @@ struct FormatCodec: Sendable {
     var streamsRows: Bool
     /// The library's name for ``apc_library_version``, nil for those linked by name elsewhere.
     var library: String?
+
+    init(
+        header: @escaping Header, decode: @escaping Decode, metadata: @escaping Metadata, scaling: LoadScaling, hasPages: Bool,
+        streamsRows: Bool, library: String?
+    ) {
+        (self.header, self.decode, self.metadata) = (header, decode, metadata)
+        (self.scaling, self.hasPages, self.streamsRows, self.library) = (scaling, hasPages, streamsRows, library)
+    }
+
+    /// A row of the decoders of apc_formats.h: the three entry points, whole images only.
+    init(
+        _ library: String, header: @escaping Header, decode: @escaping SizedDecode, metadata: @escaping Metadata,
+        scaling: LoadScaling = .none, hasPages: Bool = false
+    ) {
+        self.init(
+            header: header, decode: { d, n, l, p, _, w, h, px, rb, c, r in decode(d, n, l, p, w, h, px, rb, c, r) },
+            metadata: metadata, scaling: scaling, hasPages: hasPages, streamsRows: false, library: library)
+    }
 
     /// The decoders, by format; BMP and ICO have none.
     static let table: [ImageFormat: FormatCodec] = [
@@ -52,27 +77,13 @@ struct FormatCodec: Sendable {
             decode: { d, n, l, _, s, w, h, p, rb, c, r in apc_jpeg_decode_rgba(d, n, s, l, w, h, p, rb, c, r) },
             metadata: { d, n, l, _, m, r in apc_jpeg_read_metadata(d, n, l, m, r) },
             scaling: .dct, hasPages: false, streamsRows: true, library: nil),
-        .webp: FormatCodec(
-            header: apc_webp_read_header, decode: { d, n, l, p, _, w, h, px, rb, c, r in apc_webp_decode_rgba(d, n, l, p, w, h, px, rb, c, r) },
-            metadata: apc_webp_read_metadata, scaling: .anySize, hasPages: false, streamsRows: false, library: "webp"),
-        .avif: FormatCodec(
-            header: apc_avif_read_header, decode: { d, n, l, p, _, w, h, px, rb, c, r in apc_avif_decode_rgba(d, n, l, p, w, h, px, rb, c, r) },
-            metadata: apc_avif_read_metadata, scaling: .none, hasPages: false, streamsRows: false, library: "avif"),
-        .heif: FormatCodec(
-            header: apc_heif_read_header, decode: { d, n, l, p, _, w, h, px, rb, c, r in apc_heif_decode_rgba(d, n, l, p, w, h, px, rb, c, r) },
-            metadata: apc_heif_read_metadata, scaling: .none, hasPages: true, streamsRows: false, library: "heif"),
-        .gif: FormatCodec(
-            header: apc_gif_read_header, decode: { d, n, l, p, _, w, h, px, rb, c, r in apc_gif_decode_rgba(d, n, l, p, w, h, px, rb, c, r) },
-            metadata: apc_gif_read_metadata, scaling: .none, hasPages: false, streamsRows: false, library: "gif"),
-        .tiff: FormatCodec(
-            header: apc_tiff_read_header, decode: { d, n, l, p, _, w, h, px, rb, c, r in apc_tiff_decode_rgba(d, n, l, p, w, h, px, rb, c, r) },
-            metadata: apc_tiff_read_metadata, scaling: .none, hasPages: true, streamsRows: false, library: "tiff"),
-        .svg: FormatCodec(
-            header: apc_svg_read_header, decode: { d, n, l, p, _, w, h, px, rb, c, r in apc_svg_decode_rgba(d, n, l, p, w, h, px, rb, c, r) },
-            metadata: apc_svg_read_metadata, scaling: .anySize, hasPages: false, streamsRows: false, library: "svg"),
-        .jpegXL: FormatCodec(
-            header: apc_jxl_read_header, decode: { d, n, l, p, _, w, h, px, rb, c, r in apc_jxl_decode_rgba(d, n, l, p, w, h, px, rb, c, r) },
-            metadata: apc_jxl_read_metadata, scaling: .none, hasPages: false, streamsRows: false, library: "jxl"),
+        .webp: FormatCodec("webp", header: apc_webp_read_header, decode: apc_webp_decode_rgba, metadata: apc_webp_read_metadata, scaling: .anySize),
+        .avif: FormatCodec("avif", header: apc_avif_read_header, decode: apc_avif_decode_rgba, metadata: apc_avif_read_metadata),
+        .heif: FormatCodec("heif", header: apc_heif_read_header, decode: apc_heif_decode_rgba, metadata: apc_heif_read_metadata, hasPages: true),
+        .gif: FormatCodec("gif", header: apc_gif_read_header, decode: apc_gif_decode_rgba, metadata: apc_gif_read_metadata),
+        .tiff: FormatCodec("tiff", header: apc_tiff_read_header, decode: apc_tiff_decode_rgba, metadata: apc_tiff_read_metadata, hasPages: true),
+        .svg: FormatCodec("svg", header: apc_svg_read_header, decode: apc_svg_decode_rgba, metadata: apc_svg_read_metadata, scaling: .anySize),
+        .jpegXL: FormatCodec("jxl", header: apc_jxl_read_header, decode: apc_jxl_decode_rgba, metadata: apc_jxl_read_metadata),
     ]
 
     /// The decoder of `format`.
