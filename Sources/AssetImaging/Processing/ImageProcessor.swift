@@ -7,7 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Makes an ``ImageTransform`` of image bytes (every format ``ImageDecoder`` reads): decodes with
+/// Makes an ``ImageTransform`` of image bytes (every format `ImageDecoder` reads): decodes with
 /// shrink-on-load (an SVG drawn at the size the output needs), converts the embedded ICC profile to
 /// sRGB, resizes (Lanczos-3 by default, premultiplied alpha), turns the image upright, crops or
 /// pads, and encodes. Synchronous CPU work: call it off the cooperative pool.

@@ -19,7 +19,7 @@ import Foundation
 ///   library folders, found without loading it (several are opened only on first use). A package
 ///   upgrade, a security rebuild that keeps the version string included, changes the name or the
 ///   size, so variants made by the old build are not served under the new one's key.
-/// - **Our code**: ``AssetPipelineVersion/current`` and ``pixelRevision``, which a change that alters
+/// - **Our code**: `AssetPipelineVersion.current` and ``pixelRevision``, which a change that alters
 ///   any output pixel or byte (the resampler, the encoders' settings, a decoder's contract, Lottie's
 ///   JSON rewrites) bumps.
 /// - Machines of a tier with the same packages and build have the same version, so they share
