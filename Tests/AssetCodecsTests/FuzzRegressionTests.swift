@@ -1,5 +1,5 @@
 import AssetTestSupport
-import AssetCodecs
+@_spi(Fuzzing) import AssetCodecs
 import Foundation
 import Testing
 
@@ -18,5 +18,18 @@ struct FuzzRegressionTests {
         var small = decoder.configuration
         small.maxDimension = 16
         _ = try? bytes.withUnsafeBytes { try ImageDecoder(configuration: small).decode($0) }
+    }
+
+    /// What the per-format fuzzers kept (their seeds and any crash input, `Fixtures/fuzz/<format>/`),
+    /// through that format's decoder as the fuzzer drives it, whatever the signature says: a typed
+    /// error or a decode within the budget, never a crash. (A library's own crash inputs stay in
+    /// `library-crashes/`, which is not replayed in process.)
+    @Test(arguments: ["webp", "avif", "heif", "gif", "tiff", "svg", "jxl"])
+    func perFormatInputs(_ target: String) throws {
+        let format = try #require(CodecFuzzing.format(named: target))
+        for path in FuzzInputs.files(target) {
+            let bytes = try FuzzInputs.bytes(path)
+            bytes.withUnsafeBytes { CodecFuzzing.decode($0, as: format) }
+        }
     }
 }
