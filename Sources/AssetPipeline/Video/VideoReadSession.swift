@@ -32,6 +32,10 @@ final class VideoReadSession {
     /// Bytes handed out so far: once non-zero, a new version can no longer be adopted.
     var yielded: Int64 = 0
     var fetch: ChunkFetch?
+    /// The next chunk of the window, read from `fetch` as soon as the one before was handed out
+    /// (``readAhead(after:)``): its index and the task reading it. The fetch is used by one task
+    /// at a time, so every other use of it waits for this task first.
+    private var ahead: (index: Int, task: Task<Result<ChunkFetch.Outcome, any Error>, Never>)?
     /// The whole copy in the disk cache this read is served from, when there is one (then the
     /// chunk store is not used).
     var wholeCopy: DiskCache.DataFile?
@@ -48,7 +52,15 @@ final class VideoReadSession {
 
     /// A read dropped before its end (its client left) keeps what its request brings: the
     /// window to its end when windowed, else the chunks whose bytes have come.
-    deinit { fetch?.finishAndClose(throughRun: windowed) }
+    deinit {
+        guard let fetch else { return }
+        if let ahead {
+            let windowed = self.windowed
+            Task { _ = await ahead.task.value; fetch.finishAndClose(throughRun: windowed) }
+        } else {
+            fetch.finishAndClose(throughRun: windowed)
+        }
+    }
 
     /// The next buffer of the range, or nil at its end.
     func next() async throws -> Data? {
@@ -73,9 +85,26 @@ final class VideoReadSession {
 
     private func finish() {
         finished = true
-        fetch?.close()
+        if let fetch, let ahead {
+            Task { _ = await ahead.task.value; fetch.close() }
+        } else {
+            fetch?.close()
+        }
         fetch = nil
+        ahead = nil
         wholeCopy = nil
+    }
+
+    /// Reads the window's chunk after `index` from the fetch at once, without waiting for this
+    /// read's client to take the bytes before it: the origin is sending them anyway, and another
+    /// read that waits for that chunk (a seek, a second client) must not wait on this client's pace
+    /// (one that stops reading would hold it until the write timeout).
+    private func readAhead(after index: Int) {
+        guard windowed, let fetch, fetch.covers(index + 1) else { return }
+        let task = Task { () -> Result<ChunkFetch.Outcome, any Error> in
+            do { return .success(try await fetch.deliver(chunk: index + 1)) } catch { return .failure(error) }
+        }
+        ahead = (index + 1, task)
     }
 
     // MARK: start
@@ -171,10 +200,16 @@ final class VideoReadSession {
         if let wholeCopy { return try await readWholeCopy(wholeCopy) }
         let index = Int(position / Int64(chunkSize))
         if let fetch {
-            if fetch.covers(index) {
-                let outcome = try await fetch.deliver(chunk: index)
+            var outcome: ChunkFetch.Outcome?
+            if let ahead {
+                self.ahead = nil
+                let result = await ahead.task.value
+                if ahead.index == index { outcome = try result.get() }
+            }
+            if outcome != nil || fetch.covers(index) {
+                let outcome = if let outcome { outcome } else { try await fetch.deliver(chunk: index) }
                 try adopt(fetch.version)
-                if !fetch.covers(index + 1) { self.fetch = nil }
+                if !fetch.covers(index + 1) { self.fetch = nil } else { readAhead(after: index) }
                 switch outcome {
                 case .chunk(let delivery): return slice(delivery.data, chunk: index, source: nil)
                 case .ended:
