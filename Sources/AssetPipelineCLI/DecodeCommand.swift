@@ -104,21 +104,24 @@ struct DecodeCommand: AsyncParsableCommand {
     private func decode(options: ImageUtil.Options) async throws -> Summary {
         let configuration = options.decoderConfiguration(maxInputBytes: 256 << 20)
         let output = output
+        let json = outputOptions.json
         guard let url = RemoteInput(input).url else {
-            return try Self.decode(try LocalInput.read(input, limit: 256 << 20), configuration: configuration, to: output)
+            return try Self.decode(try LocalInput.read(input, limit: 256 << 20), configuration: configuration, to: output, profile: json)
         }
         return try await cache.withManager(loader: try tier.loaderConfiguration()) { manager in
             try await ImageUtil(manager: manager).withSourceBytes(for: url, options: options) { data in
-                try Self.decode(data, configuration: configuration, to: output)
+                try Self.decode(data, configuration: configuration, to: output, profile: json)
             }
         }
     }
 
     /// Decodes `data` band by band: into the `output` file when there is one, else into a scratch
     /// band (so that the whole image is still decoded and checked).
-    static func decode(_ data: Data, configuration: ImageDecoder.Configuration, to output: String?) throws -> Summary {
+    /// With `profile`, the embedded ICC profile is read too (for `--json`): another pass over the
+    /// container, which a plain decode does not pay.
+    static func decode(_ data: Data, configuration: ImageDecoder.Configuration, to output: String?, profile: Bool) throws -> Summary {
         let decoder = ImageDecoder(configuration: configuration)
-        let iccBytes = try decoder.metadata(of: data).iccProfile?.count ?? 0
+        let iccBytes = profile ? try decoder.metadata(of: data).iccProfile?.count ?? 0 : 0
         guard let output, let format = PixelFileFormat(path: output) else {
             let reader = try decoder.rowReader(for: data)
             let band = UnsafeMutableRawBufferPointer.allocate(

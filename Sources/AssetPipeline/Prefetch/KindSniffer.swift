@@ -48,6 +48,14 @@ public enum KindSniffer {
         }
     }
 
+    /// Whether the first bytes are those of an image the decoders read: the decoder's own sniff
+    /// (AVIF and HEIF before the `ftyp` box of video, SVG text by its root element), so that the two
+    /// never disagree; a JPEG needs its first marker after SOI (`FF D8 FF`), not SOI alone.
+    static func isDecodableImage(_ bytes: [UInt8]) -> Bool {
+        guard let format = ImageFormat(sniffing: bytes), format.isDecodable else { return false }
+        return format != .jpeg || bytes.starts(with: [0xFF, 0xD8, 0xFF])
+    }
+
     /// The kind the bytes show, or nil when they don't say.
     static func kind(ofBytes bytes: [UInt8], url: String) -> AssetKind? {
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
@@ -56,11 +64,7 @@ public enum KindSniffer {
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) || starts([0xFF, 0xD8, 0xFF]) {
             return .image
         }
-        // Every decodable format by its signature (AVIF and HEIF before the ftyp box of video, SVG
-        // text by its root element): the decoder's own sniff, so that the two never disagree.
-        if let format = ImageFormat(sniffing: bytes), format.isDecodable, format != .jpeg || starts([0xFF, 0xD8, 0xFF]) {
-            return .image
-        }
+        if isDecodableImage(bytes) { return .image }
         if starts(Array("ftyp".utf8), at: 4) || starts([0x1A, 0x45, 0xDF, 0xA3]) { return .video }
         func path() -> String { url.split(separator: "?").first.map(String.init)?.lowercased() ?? "" }
         if starts([0x50, 0x4B, 0x03, 0x04]) { return path().hasSuffix(".lottie") ? .lottie : nil }

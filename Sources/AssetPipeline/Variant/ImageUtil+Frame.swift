@@ -24,7 +24,7 @@ extension ImageUtil {
         /// is not an animation.
         init?(sniffing data: Data) {
             let head = Array(data.prefix(KindSniffer.prefixLength))
-            if let format = ImageFormat(sniffing: head), format.isDecodable, format != .jpeg || head.starts(with: [0xFF, 0xD8, 0xFF]) {
+            if KindSniffer.isDecodableImage(head) {
                 return nil  // an AVIF or HEIF image has an ftyp box too
             } else if FrameSourceKind(prefix: head) == .video {
                 self = .video
