@@ -1,5 +1,5 @@
-// HEIF/HEIC through libheif 1.15 (HEVC by libde265), opened on demand: libheif.so.1 is dlopen'ed
-// on the first call (apc_library.h) and <libheif/heif.h> gives only the types and prototypes.
+// HEIF/HEIC through libheif 1.15, opened on demand (HEVC by libavcodec through apc_hevc.c, else by
+// libde265): libheif.so.1 is dlopen'ed on the first call (apc_library.h) and <libheif/heif.h> gives only the types and prototypes.
 //
 // Every call parses the whole container again (heif_context_read_from_memory_without_copy: the
 // caller's bytes, no copy), picks the image (page -1: the primary image; page N: the N-th
@@ -27,6 +27,7 @@
 //   lazily and unguarded); heif_deinit is never called. Contexts are per call.
 #include "CAssetCodecs.h"
 #include "apc_checks.h"
+#include "apc_hevc.h"
 #include "apc_library.h"
 #include "apc_report.h"
 
@@ -51,7 +52,9 @@
     X(heif_image_handle_get_metadata) X(heif_decoding_options_alloc) X(heif_decoding_options_free)       \
     X(heif_decode_image) X(heif_image_get_width) X(heif_image_get_height)                                \
     X(heif_image_get_bits_per_pixel_range) X(heif_image_get_plane_readonly)                              \
-    X(heif_image_get_decoding_warnings) X(heif_image_release)
+    X(heif_image_get_decoding_warnings) X(heif_image_release) X(heif_register_decoder_plugin)            \
+    X(heif_image_create) X(heif_image_add_plane) X(heif_image_get_plane) X(heif_nclx_color_profile_alloc)  \
+    X(heif_image_set_nclx_color_profile)
 
 static struct { HEIF_FUNCTIONS(APC_LIBRARY_POINTER) } heif;
 static const char *const heif_names[] = { HEIF_FUNCTIONS(APC_LIBRARY_NAME) };
@@ -62,13 +65,24 @@ static pthread_once_t heif_init_once = PTHREAD_ONCE_INIT;
 static int heif_init_failed;
 static char heif_init_message[160];
 
+/// libheif's functions that the HEVC plugin calls (apc_hevc.c).
+static apc_hevc_heif_functions heif_for_hevc;
+
 static void apc_heif_init(void) {
     struct heif_error error = heif.heif_init(NULL);
     if (error.code != heif_error_Ok) {
         heif_init_failed = 1;
         snprintf(heif_init_message, sizeof heif_init_message, "libheif could not be initialised: %s",
                  error.message ? error.message : "no reason given");
+        return;
     }
+    // HEVC by libavcodec where it is installed, else by libheif's libde265.
+    heif_for_hevc = (apc_hevc_heif_functions){
+        heif.heif_register_decoder_plugin, heif.heif_image_create, heif.heif_image_add_plane,
+        heif.heif_image_get_plane, heif.heif_image_release, heif.heif_nclx_color_profile_alloc,
+        heif.heif_image_set_nclx_color_profile, heif.heif_nclx_color_profile_free,
+    };
+    apc_hevc_register(&heif_for_hevc);
 }
 
 /// Opens libheif and initialises it, once. 0 (with the reason in the report) when it cannot be used.
@@ -88,12 +102,14 @@ static char heif_version[64];
 
 static void apc_heif_version_fill(void) {
     const char *version = heif.heif_get_version();
-    snprintf(heif_version, sizeof heif_version, "libheif %s", version != NULL ? version : "?");
+    const char *hevc = apc_hevc_version();
+    snprintf(heif_version, sizeof heif_version, "libheif %s (HEVC: %s)", version != NULL ? version : "?",
+             hevc[0] != '\0' ? hevc : "libde265");
 }
 
 const char *apc_heif_library_version(void) {
     apc_report ignored;
-    if (!apc_library_open(&heif_library, &ignored)) return "";
+    if (!apc_heif_open(&ignored)) return "";
     pthread_once(&heif_version_once, apc_heif_version_fill);
     return heif_version;
 }

@@ -84,7 +84,10 @@ struct FormatCorpusFile: Sendable, CustomTestStringConvertible {
             pixels = rows
         }
         guard let png = reference.png, reference.maxDifference > 0 else {
-            #expect(Fixtures.sha256(pixels) == reference.sha256)
+            // JPEG XL: the reference decoder's pixels on each SIMD target it was run on (libjxl picks
+            // AVX3 or AVX2 at run time, and lossy images differ between them): ours equal one
+            #expect(reference.sha256.split(separator: "|").contains(Substring(Fixtures.sha256(pixels))),
+                    "\(Fixtures.sha256(pixels)) is none of \(reference.sha256)")
             return
         }
         let expected = try ImageDecoder().decode(Fixtures.data(png)).bitmap
