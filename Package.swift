@@ -92,7 +92,9 @@ let package = Package(
         ),
         .target(
             name: "AssetImaging",
-            dependencies: ["AssetCodecs", "CAssetImaging"]
+            // AssetWorkers: variants and decodes of the large parsers' formats in worker processes
+            // (ImageTransformJob, ImageDecodeJob).
+            dependencies: ["AssetCodecs", "CAssetImaging", "AssetWorkers"]
         ),
         .executableTarget(
             name: "AssetCodecsFuzz",
@@ -307,7 +309,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "RenderWorker",
-            dependencies: ["AssetWorkers", "AssetLottieRender", "AssetVideoFrames"],
+            dependencies: ["AssetWorkers", "AssetLottieRender", "AssetVideoFrames", "AssetImaging"],
             path: "Tests/Workers/RenderWorker"
         ),
         .executableTarget(

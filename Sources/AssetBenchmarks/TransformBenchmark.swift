@@ -1,6 +1,7 @@
 import ArgumentParser
 import AssetCodecs
 import AssetImaging
+import AssetWorkers
 import Foundation
 import Synchronization
 
@@ -49,8 +50,37 @@ struct TransformBenchmark: AsyncParsableCommand {
     @Flag(help: "Decode and resample on one thread (ImageProcessor.Configuration.overlapDecoding off).")
     var noOverlap = false
 
+    @Option(help: "Transform in a worker process of this executable (`assetpipe`, started as `worker`), as the service does for HEIF, AVIF, TIFF, SVG and JPEG XL (ImageTransformJob); one thread.")
+    var worker: String?
+
     func validate() throws {
         guard runs > 0, warmup >= 0, threads > 0 else { throw ValidationError("--runs and --threads must be positive") }
+        guard worker == nil || threads == 1 else { throw ValidationError("--worker runs one thread") }
+    }
+
+    /// The loop through a worker process: the source goes to the worker with each request, the
+    /// encoded output comes back (what ImageUtil's variants of the isolated formats cost).
+    func runInWorker(_ executable: String, data: Data, transform: ImageTransform, configuration: ImageProcessor.Configuration) async throws
+        -> ([Double], EncodedImage, Double)
+    {
+        let pool = WorkerPool(configuration: .init(executable: executable, arguments: ["worker"], count: 1))
+        defer { pool.shutdown() }
+        let source = [UInt8](data)
+        var output: EncodedImage?
+        for _ in 0..<max(1, warmup) {
+            output = try await ImageTransformJob.run(on: pool, source: source, transform: transform, accepted: nil, configuration: configuration)
+        }
+        var times: [Double] = []
+        let start = ContinuousClock.now
+        for _ in 0..<runs {
+            let begin = ContinuousClock.now
+            output = try await ImageTransformJob.run(on: pool, source: source, transform: transform, accepted: nil, configuration: configuration)
+            let elapsed = ContinuousClock.now - begin
+            times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+        }
+        let wall = ContinuousClock.now - start
+        guard let output else { throw ValidationError("no transform finished") }
+        return (times.sorted(), output, Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)
     }
 
     func run() async throws {
@@ -63,6 +93,12 @@ struct TransformBenchmark: AsyncParsableCommand {
         var configuration = ImageProcessor.Configuration()
         if let shrinkMargin { configuration.shrinkOnLoadMargin = shrinkMargin }
         if noOverlap { configuration.overlapDecoding = .off }
+        if let worker {
+            let (times, encoded, seconds) = try await runInWorker(worker, data: data, transform: transform, configuration: configuration)
+            if let output { try Data(encoded.bytes).write(to: URL(fileURLWithPath: output)) }
+            print(line(encoded: encoded, times: times, seconds: seconds))
+            return
+        }
         let processor = ImageProcessor(configuration: configuration)
         let (runs, warmup, threads) = (self.runs, self.warmup, self.threads)
         let last = Mutex<EncodedImage?>(nil)
@@ -106,13 +142,18 @@ struct TransformBenchmark: AsyncParsableCommand {
         guard let encoded = last.withLock({ $0 }), !times.isEmpty else { throw ValidationError("no transform finished") }
         if let output { try Data(encoded.bytes).write(to: URL(fileURLWithPath: output)) }
         let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+        print(line(encoded: encoded, times: times, seconds: seconds))
+    }
+
+    /// The tab-separated line of a run (the worker's own memory is not in this process's peak).
+    private func line(encoded: EncodedImage, times: [Double], seconds: Double) -> String {
         let fields = [
             (file as NSString).lastPathComponent, encoded.format.rawValue, String(encoded.width), String(encoded.height),
             String(runs), String(threads), String(format: "%.3f", times[times.count / 2]), String(format: "%.3f", times[0]),
             String(format: "%.3f", times[times.count - 1]), String(format: "%.2f", Double(runs * threads) / seconds),
             String(peakResidentKilobytes()), String(encoded.bytes.count),
         ]
-        print(fields.joined(separator: "\t"))
+        return fields.joined(separator: "\t")
     }
 
     private func peakResidentKilobytes() -> Int {

@@ -41,6 +41,13 @@ public struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {
     static func bufferTooSmall(_ message: String) -> CodecError { CodecError(.bufferTooSmall, message) }
     static func noSuchPage(_ message: String) -> CodecError { CodecError(.noSuchPage, message) }
 
+    /// The error whose ``shortDescription`` is `code`, with `message` (an error that crossed a
+    /// process boundary as text); nil for a code this type does not have.
+    public init?(code: String, message: String) {
+        guard let known = Code(rawValue: code) else { return nil }
+        self.init(known, message)
+    }
+
     /// The code alone, fit for a metric label or a JSON `code` field: `corrupt`, `truncated`,
     /// `unsupported`, `tooLarge`, `bufferTooSmall` or `noSuchPage`.
     public var shortDescription: String { code.rawValue }

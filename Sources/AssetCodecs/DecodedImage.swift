@@ -11,4 +11,12 @@ public struct DecodedImage: Sendable, Hashable {
     /// At most 32 warnings are kept word for word; when some were not, a last entry
     /// `(N more warnings)` counts them.
     public var warnings: [String]
+
+    /// A decoded image of `bitmap`, decoded from an image whose header is `header` (a decode made
+    /// elsewhere, in a worker process say), with the decoder's `warnings`.
+    public init(bitmap: Bitmap, header: ImageHeader, warnings: [String] = []) {
+        self.bitmap = bitmap
+        self.header = header
+        self.warnings = warnings
+    }
 }

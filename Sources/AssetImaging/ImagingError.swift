@@ -12,6 +12,7 @@ public struct ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
         case colorConversionFailed
         case overloaded
         case notAnAnimation
+        case decodeFailed
     }
 
     private let code: Code
@@ -42,6 +43,19 @@ public struct ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// still image, or bytes of no moving kind that can be rendered.
     public static let notAnAnimation = ImagingError(.notAnAnimation, "the source is not an animation")
 
+    /// The worker process that decodes the source crashed, ran past its time or memory, or could
+    /// not be started (``ImageTransformJob``, ``ImageDecodeJob``): the decoder failed, not
+    /// necessarily the source; nothing is cached, and the next request gets a new worker.
+    public static let decodeFailed = ImagingError(.decodeFailed, "the decoder's worker process failed")
+    static func decodeFailed(_ message: String) -> ImagingError { ImagingError(.decodeFailed, message) }
+
+    /// The error whose ``shortDescription`` is `code`, with `message` (an error that crossed a
+    /// process boundary as text); nil for a code this type does not have.
+    public init?(code: String, message: String) {
+        guard let known = Code(rawValue: code) else { return nil }
+        self.init(known, message)
+    }
+
     static func invalidTransform(_ message: String) -> ImagingError { ImagingError(.invalidTransform, message) }
     /// An invalid transform with its reason, for callers that parse transform text of their own
     /// (a preset definition, a URL's path form).
@@ -55,8 +69,8 @@ public struct ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
     public static func notAnAnimation(_ message: String) -> ImagingError { ImagingError(.notAnAnimation, message) }
 
     /// The code alone, fit for a metric label or a JSON `code` field: `invalidTransform`,
-    /// `outputTooLarge`, `unsupportedFormat`, `encodeFailed`, `colorConversionFailed`, `overloaded` or
-    /// `notAnAnimation`.
+    /// `outputTooLarge`, `unsupportedFormat`, `encodeFailed`, `colorConversionFailed`, `overloaded`,
+    /// `notAnAnimation` or `decodeFailed`.
     public var shortDescription: String { code.rawValue }
 
     /// The code and the message.

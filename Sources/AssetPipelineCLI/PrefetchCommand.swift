@@ -129,14 +129,16 @@ struct PrefetchCommand: AsyncParsableCommand {
         let manager = try await AssetsManager.open(configuration: .init(
             disk: .init(directory: cache.directory, maxBytes: .max, maxCount: .max), loader: loader))
         let variants = try variantTransforms()
-        // frames made here render in worker processes of this executable, as the service's do
-        let renderWorkers = !warmsTierOnly && variants.contains { $0.frame != nil }
+        // frames made here render in worker processes of this executable, as the service's do, and
+        // HEIF, AVIF, TIFF, SVG and JPEG XL sources decode there when they are validated or made
+        // into variants (the workers start on first use: a list without such images starts none)
+        let renderWorkers = !warmsTierOnly && (validateItems || !variants.isEmpty)
             ? WorkerPool(configuration: .init(executable: "/proc/self/exe", arguments: ["worker"])) : nil
         defer { renderWorkers?.shutdown() }
         let prefetcher = Prefetcher(manager: manager, configuration: .init(
             concurrency: concurrency, perHost: perHost, rate: rate, strategy: CacheStrategy(name: strategy)!,
             validate: validateItems, videoPrefix: videoPrefix, warmsTierOnly: warmsTierOnly,
-            variants: variants, lottie: LottieUtil.Configuration(renderWorkers: renderWorkers)))
+            variants: variants, lottie: LottieUtil.Configuration(renderWorkers: renderWorkers), imageWorkers: renderWorkers))
         let writer = (report != nil || json) ? try PrefetchReportWriter() : nil
         let trap = SignalTrap { _ in prefetcher.stop() }
         let progress = quiet ? nil : PrefetchProgressPrinter(prefetcher: prefetcher, interval: progressInterval)

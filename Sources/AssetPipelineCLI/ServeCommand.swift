@@ -141,6 +141,9 @@ struct ServeCommand: AsyncParsableCommand {
         let renderWorkers = WorkerPool(configuration: settings.renderWorkers)
         defer { renderWorkers.shutdown() }
         server.lottie.renderWorkers = renderWorkers
+        // and so do the decoders of HEIF, AVIF, TIFF, SVG and JPEG XL (libheif, libavif, libtiff,
+        // librsvg, libjxl): a crash there is 500 render_failed, and the server lives on
+        server.images.util.decodeWorkers = renderWorkers
         var disk = DiskCache.Configuration(directory: settings.cacheDirectory)
         if let maxDiskBytes = settings.maxDiskBytes { disk.maxBytes = maxDiskBytes }
         let manager: AssetsManager

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AssetImaging
 import AssetLottieRender
 import AssetVideoFrames
 import AssetWorkers
@@ -12,13 +13,18 @@ struct WorkerCommand: ParsableCommand {
         abstract: "Serve render jobs on standard input and output (started by a WorkerPool, not by hand).",
         discussion: """
             Jobs: \(LottieFrameJob.name) (a frame of a checked Lottie animation, rendered with rlottie); \
-            \(VideoFrameJob.name) (a video frame decoded with FFmpeg, its bytes read from the pool).
+            \(VideoFrameJob.name) (a video frame decoded with FFmpeg, its bytes read from the pool); \
+            \(ImageTransformJob.name) and \(ImageDecodeJob.name) (a variant or a decode of a HEIF, AVIF, \
+            TIFF, SVG or JPEG XL image).
             The pool sets ASSETPIPE_WORKER_MEMORY_LIMIT (bytes of address space) and kills a worker
             that runs past its timeout; a worker that crashes is replaced.
             """,
         shouldDisplay: false)
 
     func run() throws {
-        WorkerLoop.serve([LottieFrameJob.name: LottieFrameJob.handle, VideoFrameJob.name: VideoFrameJob.handle])
+        WorkerLoop.serve([
+            LottieFrameJob.name: LottieFrameJob.handle, VideoFrameJob.name: VideoFrameJob.handle,
+            ImageTransformJob.name: ImageTransformJob.handle, ImageDecodeJob.name: ImageDecodeJob.handle,
+        ])
     }
 }

@@ -141,6 +141,8 @@ public struct AssetServerError: Error, Sendable, CustomStringConvertible {
             case .overloaded: return .overloaded(retryAfter: retryAfter)
             case .colorConversionFailed: return Self(.undecodable, 422, error.message, detail: error.shortDescription)
             case .notAnAnimation: return Self(.notAnAnimation, 422, error.message, detail: error.shortDescription)
+            // the decoder's worker crashed or hung: ours (500), as a frame's renderer failing is
+            case .decodeFailed: return Self(.renderFailed, 500, "the image could not be decoded", detail: error.shortDescription)
             default: return Self(.transformFailed, 500, error.message, detail: error.shortDescription)
             }
         case let error as CodecError where error == .tooLarge:

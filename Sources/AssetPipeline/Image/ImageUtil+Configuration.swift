@@ -1,4 +1,6 @@
+import AssetCodecs
 import AssetImaging
+import AssetWorkers
 import NIOPosix
 
 #if canImport(FoundationEssentials)
@@ -38,6 +40,13 @@ extension ImageUtil {
         /// (``VariantKey``). Default: ``RendererVersion/current`` (this build and the libraries on
         /// this machine); set it only to share variants across builds you know render alike.
         public var rendererVersion: String
+        /// Worker processes (`assetpipe worker`) that decode the formats of
+        /// `ImageTransformJob.isolatedFormats` (HEIF, AVIF, TIFF, SVG, JPEG XL: the large C parsers
+        /// of hostile input) for variants and decodes, so that a crash, a hang or a runaway
+        /// allocation in libheif, libavif, libtiff, librsvg or libjxl ends a worker, never this
+        /// process; such a failure is `ImagingError.decodeFailed`. PNG, JPEG, WebP and GIF decode
+        /// in process. The pool belongs to the caller. Default: nil, every format in process.
+        public var decodeWorkers: WorkerPool?
 
         /// Creates a configuration; every parameter defaults to the value documented on its property.
         public init(
@@ -46,6 +55,7 @@ extension ImageUtil {
             maxConcurrentTransforms: Int = ProcessInfo.processInfo.activeProcessorCount, maxQueuedTransforms: Int = 64
         ) {
             self.onTransform = nil
+            self.decodeWorkers = nil
             self.rendererVersion = RendererVersion.current
             self.maxConcurrentTransforms = maxConcurrentTransforms
             self.maxQueuedTransforms = maxQueuedTransforms
@@ -54,5 +64,15 @@ extension ImageUtil {
             self.decodePool = decodePool
             self.processor = processor
         }
+    }
+}
+
+extension ImageUtil.Configuration {
+    /// The pool that decodes `data`: ``decodeWorkers`` when the bytes are of a format it isolates.
+    func workers(for data: some Collection<UInt8>) -> WorkerPool? {
+        guard let decodeWorkers, let format = ImageFormat(sniffing: data),
+            ImageTransformJob.isolatedFormats.contains(format)
+        else { return nil }
+        return decodeWorkers
     }
 }

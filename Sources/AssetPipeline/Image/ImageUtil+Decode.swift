@@ -1,4 +1,5 @@
 import AssetCodecs
+import AssetImaging
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -8,10 +9,23 @@ import Foundation
 
 extension ImageUtil {
     /// Decodes bytes that are already here (a local file, a request body), off Swift's cooperative
-    /// pool and within the decode budget. Nothing is cached.
-    /// - Throws: `CodecError`.
+    /// pool and within the decode budget, or in a worker process for the formats
+    /// ``Configuration/decodeWorkers`` isolates. Nothing is cached.
+    /// - Throws: `CodecError`; `ImagingError.decodeFailed` when a worker crashed or ran past its time.
     public func decode(_ data: Data, options: Options = Options()) async throws -> DecodedImage {
-        let decoder = ImageDecoder(configuration: options.decoderConfiguration(maxInputBytes: configuration.maxInputBytes))
+        try await decode(data, options: options, pixels: true)
+    }
+
+    /// Decodes `data` as ``decode(_:options:)`` does; without `pixels`, a format decoded in a worker
+    /// (``Configuration/decodeWorkers``) sends back its header and warnings only, and the result's
+    /// bitmap is empty (a check that the bytes decode, as a prefetch's validation makes).
+    func decode(_ data: Data, options: Options, pixels: Bool) async throws -> DecodedImage {
+        let decoderConfiguration = options.decoderConfiguration(maxInputBytes: configuration.maxInputBytes)
+        if let workers = configuration.workers(for: data) {
+            decodes.add(1, ordering: .relaxed)
+            return try await ImageDecodeJob.run(on: workers, source: data, configuration: decoderConfiguration, pixels: pixels)
+        }
+        let decoder = ImageDecoder(configuration: decoderConfiguration)
         // The header is cheap, but libpng reads (and inflates) the chunks before the pixels: off the pool too.
         let header = try await runDecoding { try decoder.header(of: data) }
         let bytes = Self.estimatedDecodeBytes(inputBytes: data.count, header: header, decoder: decoder)

@@ -1,3 +1,4 @@
+import AssetWorkers
 import AssetImaging
 import AssetLoading
 
@@ -38,6 +39,10 @@ extension Prefetcher {
         /// with a frame; `renderWorkers` renders them in worker processes. Default: the util's
         /// defaults (in this process).
         public var lottie: LottieUtil.Configuration
+        /// Worker processes that decode HEIF, AVIF, TIFF, SVG and JPEG XL sources, for validation and
+        /// variants (``ImageUtil/Configuration/decodeWorkers``): a crash in one of their libraries
+        /// fails that item, never the prefetch. Default nil (in this process).
+        public var imageWorkers: WorkerPool?
 
         /// Creates a configuration; every parameter defaults to the value documented on its property.
         public init(
@@ -50,8 +55,10 @@ extension Prefetcher {
             duplicateWindow: Int = 1_000_000,
             warmsTierOnly: Bool = false,
             variants: [ImageTransform] = [],
-            lottie: LottieUtil.Configuration = LottieUtil.Configuration()
+            lottie: LottieUtil.Configuration = LottieUtil.Configuration(),
+            imageWorkers: WorkerPool? = nil
         ) {
+            self.imageWorkers = imageWorkers
             self.variants = variants
             self.lottie = lottie
             self.concurrency = concurrency

@@ -15,7 +15,7 @@ extension Prefetcher {
         case .image:
             let data = try await manager.loader.data(for: response)
             do {
-                _ = try await images.decode(data, options: .init(keepInMemory: false))
+                _ = try await images.decode(data, options: .init(keepInMemory: false), pixels: false)
             } catch let error where !(error is CancellationError) {
                 throw PrefetchResult.Failure(code: "invalid", message: "not a usable image: \(error)")
             }

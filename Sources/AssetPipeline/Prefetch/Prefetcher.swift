@@ -47,7 +47,9 @@ public final class Prefetcher: Sendable {
         pacer = configuration.rate.flatMap { $0 > 0 && $0.isFinite ? RequestPacer(rate: $0) : nil }
         duplicates = DuplicateFilter(capacity: configuration.duplicateWindow)
         animations = LottieUtil(manager: manager, configuration: configuration.lottie)
-        images = ImageUtil(manager: manager, lottie: animations)
+        var imageConfiguration = ImageUtil.Configuration()
+        imageConfiguration.decodeWorkers = configuration.imageWorkers
+        images = ImageUtil(manager: manager, configuration: imageConfiguration, lottie: animations)
         videos = VideoUtil(manager: manager)
     }
 

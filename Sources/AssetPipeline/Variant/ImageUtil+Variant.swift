@@ -19,7 +19,9 @@ extension ImageUtil {
     ///   serves an old variant.
     /// - **A miss** reads the source bytes, plans the transform from the header (limits checked
     ///   before any pixel memory), reserves the plan's bytes from the decode budget, and transforms
-    ///   on the decode pool, never on Swift's cooperative pool. The result goes to the disk cache as
+    ///   on the decode pool, never on Swift's cooperative pool; with ``Configuration/decodeWorkers``,
+    ///   a HEIF, AVIF, TIFF, SVG or JPEG XL source is planned and transformed in a worker process
+    ///   instead (`ImagingError.decodeFailed` when the worker crashes or runs past its time). The result goes to the disk cache as
     ///   a derived entry (kind `.image`) and to the image memory cache.
     /// - **Concurrent requests** for the same variant share one transform (and the loader shares
     ///   one download of the source).
@@ -152,6 +154,13 @@ extension ImageUtil {
             encoded = try await variants.queue.run {
                 if let frame = transform.frame {
                     return try await self.frameImage(of: data, at: frame, transform: transform, accepting: accepted, processor: processor)
+                }
+                if let workers = self.configuration.workers(for: data) {
+                    // The header, the decode and the transform in a worker: the pixels live there.
+                    self.transforms.add(1, ordering: .relaxed)
+                    return try await ImageTransformJob.run(
+                        on: workers, source: data, transform: transform, accepted: accepted,
+                        configuration: processor.configuration)
                 }
                 let plan = try await runDecoding { try processor.plan(for: data, transform: transform, accepting: accepted) }
                 return try await decodeBudget.withReservation(of: plan.estimatedBytes + data.count) {

@@ -4,7 +4,9 @@
 //
 // `RenderWorker crash-once FILE` or `hang-once FILE`: the Lottie frame job crashes or hangs when it
 // can remove FILE (one job of all the pool's workers does), and renders otherwise, so that a
-// service's tests see a crashed render and then the next one answered.
+// service's tests see a crashed render and then the next one answered. `crash-image-once FILE` and
+// `hang-image-once FILE` do the same to the image transform and decode jobs.
+import AssetImaging
 import AssetLottieRender
 import AssetVideoFrames
 import AssetWorkers
@@ -58,7 +60,9 @@ if CommandLine.arguments.dropFirst().first == "crash-video" { videoJob = crashin
 /// The Lottie frame job, misbehaving once as the arguments say.
 func frameJob() -> WorkerLoop.Job {
     let arguments = CommandLine.arguments.dropFirst()
-    guard arguments.count == 2, let mode = arguments.first, let marker = arguments.last else { return LottieFrameJob.handle }
+    guard arguments.count == 2, let mode = arguments.first, !mode.hasSuffix("-image-once"), let marker = arguments.last else {
+        return LottieFrameJob.handle
+    }
     return { payload in
         if unlink(marker) == 0 {
             if mode == "crash-once" { abort() }
@@ -68,7 +72,24 @@ func frameJob() -> WorkerLoop.Job {
     }
 }
 
+/// An image job (transform or decode), misbehaving once as the arguments say.
+func imageJob(_ handle: @escaping WorkerLoop.Job) -> WorkerLoop.Job {
+    let arguments = CommandLine.arguments.dropFirst()
+    guard arguments.count == 2, let mode = arguments.first, mode.hasSuffix("-image-once"), let marker = arguments.last else {
+        return handle
+    }
+    return { payload in
+        if unlink(marker) == 0 {
+            if mode == "crash-image-once" { abort() }
+            if mode == "hang-image-once" { return hang(payload) }
+        }
+        return try handle(payload)
+    }
+}
+
 let jobs: [String: WorkerLoop.Job] = [
+    ImageTransformJob.name: imageJob(ImageTransformJob.handle),
+    ImageDecodeJob.name: imageJob(ImageDecodeJob.handle),
     LottieFrameJob.name: frameJob(),
     VideoFrameJob.name: videoJob,
     "read": read,
