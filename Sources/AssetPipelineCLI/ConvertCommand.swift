@@ -30,7 +30,7 @@ struct ConvertCommand: AsyncParsableCommand {
             Exits 1 when the input cannot be read, decoded or encoded, 2 on bad usage (a bad transform).
             """)
 
-    @Argument(help: "A file path, or an http or https URL.")
+    @Argument(help: "A file path, or an http, https or s3://bucket/key URL.")
     var input: String
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the encoded image to this file.", valueName: "file"))
