@@ -65,6 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
     var allowS3Buckets: [String] = []
 
     @OptionGroup(title: "Object storage") var s3: S3Options
+    @OptionGroup var derived: DerivedStoreOptions
 
     @Option(name: .customLong("admin-token-file"), help: ArgumentHelp(
         "A file holding the bearer token of the admin endpoints (prune, purge); without it they are off.", valueName: "file"))

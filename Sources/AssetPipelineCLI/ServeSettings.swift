@@ -79,6 +79,7 @@ struct ServeSettings {
             throw ValidationError("--node-name must be printable ASCII without spaces")
         }
         server.images = try command.images.resolve(env)
+        server.images.util.derivedStore = try command.derived.configuration(s3: server.s3)
         self.renderWorkers = try command.renderWorkers.resolve(env)
         self.server = server
         self.cacheDirectory = command.cache.directory

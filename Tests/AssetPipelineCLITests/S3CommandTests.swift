@@ -70,6 +70,29 @@ struct S3CommandTests {
         #expect(codes == ["http_404", "malformed"], "\(items)")
     }
 
+    /// `convert s3://... --derived-store`: a second run with an empty cache reads the variant the
+    /// first one wrote, and transforms nothing.
+    @Test func convertSharesVariantsThroughTheDerivedStore() async throws {
+        let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: CLIFixtures.path("imaging/orientation-6.jpg"))))
+        let (location, environment) = try await Self.prepare(key: "photos/p 1.jpg", body: jpeg)
+        let store = "s3://\(location.bucket)/derived"
+        var origins: [String] = []
+        var outputs: [Data] = []
+        for run in 0..<2 {
+            let dir = try CLIFixtures.temporaryDirectory("s3")  // an empty cache each time
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let out = dir.appendingPathComponent("t\(run).webp").path
+            let result = try await assetpipeAsync(
+                ["convert", location.url, "--cache-dir", dir.path, "--width", "64", "--format", "webp", "-o", out, "--json", "--derived-store", store],
+                environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            origins.append(try jsonObject(result.stdout)["origin"] as? String ?? "")
+            outputs.append(try Data(contentsOf: URL(fileURLWithPath: out)))
+        }
+        #expect(origins == ["transformed", "derivedStore"])
+        #expect(outputs[0] == outputs[1])
+    }
+
     @Test func aWrongSecretFailsTyped() async throws {
         let (location, good) = try await Self.prepare(key: "k.bin", body: [1, 2, 3])
         var environment = good

@@ -38,6 +38,9 @@ extension ImageUtil {
         /// (``VariantKey``). Default: ``RendererVersion/current`` (this build and the libraries on
         /// this machine); set it only to share variants across builds you know render alike.
         public var rendererVersion: String
+        /// A bucket of variants shared with other processes (``DerivedStore``): read on a local miss
+        /// before transforming, written in the background after. Default nil.
+        public var derivedStore: DerivedStore.Configuration?
 
         /// Creates a configuration; every parameter defaults to the value documented on its property.
         public init(
