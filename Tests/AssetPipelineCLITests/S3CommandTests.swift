@@ -91,6 +91,17 @@ struct S3CommandTests {
         }
         #expect(origins == ["transformed", "derivedStore"])
         #expect(outputs[0] == outputs[1])
+
+        // the store's lifetime: a day keeps the variant, 0 seconds removes it
+        let dir = try CLIFixtures.temporaryDirectory("s3")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (age, removed) in [("86400", 0), ("0", 1)] {
+            let prune = try await assetpipeAsync(
+                ["cache", "prune", "--cache-dir", dir.path, "--max-age", age, "--derived-store", store, "--json"], environment: environment)
+            #expect(prune.status == 0, "\(prune.stderr)")
+            let shared = try #require(try jsonObject(prune.stdout)["derivedStore"] as? [String: Any])
+            #expect(shared["removed"] as? Int == removed)
+        }
     }
 
     @Test func aWrongSecretFailsTyped() async throws {

@@ -70,6 +70,28 @@ struct DerivedStoreTests {
         }
     }
 
+    @Test func pruneRemovesWhatIsOlderThanTheLifetime() async throws {
+        let s3 = try Self.s3()
+        let bucket = TestObjectStore.uniqueBucket("prune")
+        let configuration = DerivedStore.Configuration(s3: s3, location: S3Location(bucket: bucket, key: "v1"))
+        try await UtilTestSupport.withManager { manager in
+            let client = S3Client(configuration: s3, httpClient: manager.loader.httpClient)
+            try await client.createBucket(bucket)
+            let store = DerivedStore(configuration: configuration, httpClient: manager.loader.httpClient)
+            for name in ["a", "b", "c"] {
+                try await client.put(store.location(forVariantKey: name), body: Array(name.utf8))
+            }
+            try await client.put(S3Location(bucket: bucket, key: "other/x"), body: [1])  // outside the prefix
+            #expect(try await client.listObjects(bucket: bucket, prefix: "v1/").count == 3)
+            // a lifetime of an hour keeps them all; then, an hour later, none is kept
+            let kept = try await store.prune(maxAge: .seconds(3600))
+            #expect(kept == DerivedStore.PruneResult(removed: 0, removedBytes: 0, kept: 3))
+            let later = try await DerivedStore.prune(configuration, maxAge: .seconds(3600), now: Date().addingTimeInterval(3700))
+            #expect(later == DerivedStore.PruneResult(removed: 3, removedBytes: 3, kept: 0))
+            #expect(try await client.listObjects(bucket: bucket, prefix: "").map(\.key) == ["other/x"])
+        }
+    }
+
     @Test func aStoreThatIsDownChangesNothingButItsCounts() async throws {
         var s3 = try Self.s3()
         s3.endpoint = "http://127.0.0.1:1"  // nothing listens: every request fails at once
