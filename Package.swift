@@ -166,6 +166,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                // SigV4 (S3/): HMAC-SHA256 and SHA-256
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
 

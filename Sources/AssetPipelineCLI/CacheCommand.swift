@@ -110,16 +110,19 @@ struct CacheCommand: AsyncParsableCommand {
         }
     }
 
-    struct Prune: ParsableCommand {
+    struct Prune: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove expired entries, then the least recently used, down to the limits given.",
             discussion: """
                 The chunks of video ranges (chunks/) are pruned too: resources stored longer ago than \
                 --max-age, then the least recently used chunks down to --max-chunk-bytes (default: the \
-                chunk store's budget, 1 GiB).
+                chunk store's budget, 1 GiB). With --derived-store, the bucket's variants written longer \
+                ago than --max-age are removed as well.
                 """)
         @OptionGroup var cache: CacheOptions
         @OptionGroup var output: OutputOptions
+        @OptionGroup var derived: DerivedStoreOptions
+        @OptionGroup var s3: S3Options
         @Option(name: .customLong("max-size"), help: ArgumentHelp("Keep at most this many bytes of entries.", valueName: "bytes"))
         var maxSize: Int64?
         @Option(name: .customLong("max-age"), help: ArgumentHelp("Remove entries and chunked resources stored longer ago than this.", valueName: "seconds"))
@@ -138,9 +141,11 @@ struct CacheCommand: AsyncParsableCommand {
             if let maxAge, maxAge < 0 || !maxAge.isFinite { throw ValidationError("--max-age must be a non-negative number") }
             if let maxCount, maxCount < 0 { throw ValidationError("--max-count must not be negative") }
             if let maxChunkBytes, maxChunkBytes < 0 { throw ValidationError("--max-chunk-bytes must not be negative") }
+            if derived.derivedStore != nil, maxAge == nil { throw ValidationError("--derived-store is pruned by --max-age") }
         }
 
-        func run() throws {
+        func run() async throws {
+            let shared = try await pruneDerivedStore()
             let (removed, stats) = try CacheCommand.withCache(cache) { cache in
                 (try cache.prune(maxBytes: maxSize, maxCount: maxCount, maxAge: maxAge), cache.statistics)
             }
@@ -149,7 +154,7 @@ struct CacheCommand: AsyncParsableCommand {
                 (try store.prune(maxBytes: budget, maxAge: maxAge), store.statistics)
             }
             if output.json {
-                CLIOutput.printJSON([
+                var object: [String: Any] = [
                     "removed": removed.entries, "removedBytes": removed.bytes,
                     "entries": stats.entries, "bytes": stats.bytes,
                     "chunks": [
@@ -157,8 +162,15 @@ struct CacheCommand: AsyncParsableCommand {
                         "removedBytes": chunks?.0.bytes ?? 0, "resources": chunks?.1.resources ?? 0,
                         "chunks": chunks?.1.chunks ?? 0, "bytes": chunks?.1.bytes ?? 0,
                     ],
-                ])
+                ]
+                if let shared {
+                    object["derivedStore"] = ["removed": shared.removed, "removedBytes": shared.removedBytes, "kept": shared.kept]
+                }
+                CLIOutput.printJSON(object)
             } else {
+                if let shared {
+                    print("removed \(shared.removed) variants (\(CLIOutput.bytes(shared.removedBytes))) from the derived store; \(shared.kept) remain")
+                }
                 print("removed \(removed.entries) entries (\(CLIOutput.bytes(removed.bytes))); \(stats.entries) entries (\(CLIOutput.bytes(stats.bytes))) remain")
                 if let (pruned, left) = chunks {
                     print("removed \(pruned.chunks) chunks (\(CLIOutput.bytes(pruned.bytes)), \(pruned.resources) whole resources); \(left.chunks) chunks (\(CLIOutput.bytes(left.bytes))) remain")

@@ -7,13 +7,13 @@ import AssetStorage
 import AssetVideoFrames
 import Foundation
 
-/// An INPUT argument that names a remote resource: an `http` or `https` URL.
+/// An INPUT argument that names a remote resource: an `http`, `https` or `s3://bucket/key` URL.
 struct RemoteInput {
     let url: URL?
 
     init(_ input: String) {
         let lowered = input.lowercased()
-        url = lowered.hasPrefix("http://") || lowered.hasPrefix("https://") ? URL(string: input) : nil
+        url = lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("s3://") ? URL(string: input) : nil
     }
 }
 

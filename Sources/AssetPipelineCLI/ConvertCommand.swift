@@ -30,7 +30,7 @@ struct ConvertCommand: AsyncParsableCommand {
             Exits 1 when the input cannot be read, decoded or encoded, 2 on bad usage (a bad transform).
             """)
 
-    @Argument(help: "A file path, or an http or https URL.")
+    @Argument(help: "A file path, or an http, https or s3://bucket/key URL.")
     var input: String
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the encoded image to this file.", valueName: "file"))
@@ -99,6 +99,7 @@ struct ConvertCommand: AsyncParsableCommand {
 
     @OptionGroup var cache: CacheOptions
     @OptionGroup var tier: TierOptions
+    @OptionGroup var derived: DerivedStoreOptions
     @OptionGroup var outputOptions: OutputOptions
 
     /// The transform the flags describe.
@@ -199,9 +200,13 @@ struct ConvertCommand: AsyncParsableCommand {
             try write(encoded.bytes)
             return (encoded.format, encoded.width, encoded.height, encoded.bytes.count, nil)
         }
+        var images = ImageUtil.Configuration()
+        images.derivedStore = try derived.configuration(s3: try tier.s3.configuration())
         let variant = try await cache.withManager(loader: try tier.loaderConfiguration()) { manager in
-            try await ImageUtil(manager: manager).variant(
-                for: url, transform: transform, options: ImageUtil.Options(pixelBudget: maxPixels))
+            let util = ImageUtil(manager: manager, configuration: images)
+            let variant = try await util.variant(for: url, transform: transform, options: ImageUtil.Options(pixelBudget: maxPixels))
+            await util.derivedStore?.waitForWrites()  // before the manager's client stops
+            return variant
         }
         try variant.data.withUnsafeBytes { try write(Array($0)) }
         return (variant.format, variant.width, variant.height, variant.data.count, variant.origin.rawValue)

@@ -22,7 +22,7 @@ struct DecodeCommand: AsyncParsableCommand {
             Exits 1 when the input cannot be read or decoded, 2 on bad usage.
             """)
 
-    @Argument(help: "A file path, or an http or https URL.")
+    @Argument(help: "A file path, or an http, https or s3://bucket/key URL.")
     var input: String
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the pixels to this .pam, .ppm or .rgba file.", valueName: "file"))

@@ -15,7 +15,7 @@ struct GetCommand: AsyncParsableCommand {
             Exits 1 when the load fails, 2 on bad usage.
             """)
 
-    @Argument(help: "An http, https or file URL.")
+    @Argument(help: "An http, https, s3://bucket/key or file URL.")
     var url: String
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the body to this file.", valueName: "file"))

@@ -15,7 +15,7 @@ struct RangeCommand: AsyncParsableCommand {
             fails, 2 on bad usage.
             """)
 
-    @Argument(help: "An http or https URL.")
+    @Argument(help: "An http, https or s3://bucket/key URL.")
     var url: String
 
     @Option(help: ArgumentHelp("The first byte (0-based).", valueName: "n"))

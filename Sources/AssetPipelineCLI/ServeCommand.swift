@@ -59,6 +59,14 @@ struct ServeCommand: AsyncParsableCommand {
         "Fetch only from hosts matching this pattern (cdn.example.org or *.example.org); repeatable.", valueName: "pattern"))
     var allowHosts: [String] = []
 
+    @Option(name: .customLong("allow-s3-bucket"), help: ArgumentHelp(
+        "Read s3://BUCKET/key sources from this bucket of the S3 store (--s3-endpoint); repeatable; without it no s3:// source.",
+        valueName: "bucket"))
+    var allowS3Buckets: [String] = []
+
+    @OptionGroup(title: "Object storage") var s3: S3Options
+    @OptionGroup var derived: DerivedStoreOptions
+
     @Option(name: .customLong("admin-token-file"), help: ArgumentHelp(
         "A file holding the bearer token of the admin endpoints (prune, purge); without it they are off.", valueName: "file"))
     var adminTokenFile: String?

@@ -39,6 +39,14 @@ struct ServeSettings {
             guard let parsed = HostPattern(pattern) else { throw ValidationError("--allow-host '\(pattern)' is not a host name or *.domain") }
             return parsed
         }
+        for bucket in command.allowS3Buckets where !S3Location.isBucketName(bucket) {
+            throw ValidationError("--allow-s3-bucket '\(bucket)' is not an S3 bucket name (3 to 63 of a-z, 0-9, '.', '-')")
+        }
+        server.allowedS3Buckets = Set(command.allowS3Buckets)
+        server.s3 = try command.s3.configuration(environment: environment)
+        if !command.allowS3Buckets.isEmpty, server.s3 == nil {
+            throw ValidationError("--allow-s3-bucket needs an S3 store: --s3-endpoint or AWS_ENDPOINT_URL, and AWS credentials")
+        }
         if let file = command.adminTokenFile ?? env.string("ASSETPIPE_ADMIN_TOKEN_FILE") {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw ValidationError("cannot read the admin token file \(file)")
@@ -71,6 +79,7 @@ struct ServeSettings {
             throw ValidationError("--node-name must be printable ASCII without spaces")
         }
         server.images = try command.images.resolve(env)
+        server.images.util.derivedStore = try command.derived.configuration(s3: server.s3)
         self.renderWorkers = try command.renderWorkers.resolve(env)
         self.server = server
         self.cacheDirectory = command.cache.directory

@@ -34,7 +34,7 @@ struct SignCommand: ParsableCommand {
     @Flag(help: "Print {\"query\": ..., \"path\": ..., \"signature\": ...} as JSON.")
     var json = false
 
-    @Argument(help: ArgumentHelp("The source image URL (http or https).", valueName: "url"))
+    @Argument(help: ArgumentHelp("The source image URL (http, https or s3://bucket/key).", valueName: "url"))
     var source: String
 
     func run() throws {
@@ -45,8 +45,8 @@ struct SignCommand: ParsableCommand {
             throw ValidationError("--transform: \(error.message)")
         }
         let lowered = source.lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
-            throw ValidationError("the source must be an absolute http or https URL")
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("s3://") else {
+            throw ValidationError("the source must be an absolute http, https or s3 URL")
         }
         let signer = ImageURLSigner(key: try ImageServiceOptions.readKey(keyFile), salt: Array(salt.utf8))
         var prefix = base

@@ -15,6 +15,9 @@ struct TierOptions: ParsableArguments {
         valueName: "mode"))
     var viaFallback: String?
 
+    // every command that loads through the tier options can read s3:// URLs too
+    @OptionGroup var s3: S3Options
+
     func validate() throws {
         _ = try tier(environment: ProcessInfo.processInfo.environment)
     }
@@ -36,6 +39,7 @@ struct TierOptions: ParsableArguments {
     func loaderConfiguration(_ base: AssetLoader.Configuration = AssetLoader.Configuration()) throws -> AssetLoader.Configuration {
         var loader = base
         loader.tier = try tier()
+        loader.s3 = try s3.configuration()
         return loader
     }
 }

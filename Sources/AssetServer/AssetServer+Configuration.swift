@@ -21,6 +21,11 @@ extension AssetServer {
         /// When non-empty, the only hosts fetched (`HostPattern`: `cdn.example.org`, `*.example.org`).
         /// Default empty (any public host).
         public var allowedHosts: [HostPattern]
+        /// The object store `s3://bucket/key` sources are read from; nil for none. Default nil.
+        public var s3: S3Client.Configuration?
+        /// The buckets `s3://` sources may name (`--allow-s3-bucket`); any other is refused with
+        /// 403 before anything is sent. Default empty: no `s3://` source.
+        public var allowedS3Buckets: Set<String> = []
         /// The bearer token of the admin endpoints (`/v1/cache/prune`, `/v1/cache/purge`); nil turns
         /// them off. Default nil.
         public var adminToken: String?
@@ -144,7 +149,9 @@ extension AssetServer {
         public var destinationPolicy: DestinationPolicy {
             var trusted: Set<String> = []
             if let origin, let authority = OriginURL(origin)?.authority { trusted.insert(authority) }
-            return DestinationPolicy(allowPrivate: allowPrivate, allowedHosts: allowedHosts, trustedAuthorities: trusted)
+            var policy = DestinationPolicy(allowPrivate: allowPrivate, allowedHosts: allowedHosts, trustedAuthorities: trusted)
+            policy.allowedS3Buckets = allowedS3Buckets
+            return policy
         }
 
         /// The loader settings a serving manager needs on top of `base`: a shared cache (RFC 9111
@@ -155,6 +162,7 @@ extension AssetServer {
             var loader = base
             loader.freshness.shared = true
             loader.destinationPolicy = destinationPolicy
+            loader.s3 = s3
             loader.metricsFactory = PrometheusMetricsFactory(registry: metrics)
             for kind in [AssetKind.image, .lottie, .raw] {
                 loader.maxBodySize[kind] = min(loader.maxBodySize(for: kind), largeAssetThreshold)

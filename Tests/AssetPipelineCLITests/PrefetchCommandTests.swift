@@ -99,7 +99,7 @@ struct PrefetchCommandTests {
         #expect(missing["status"] as? Int == 404)
         let malformed = items.filter { ($0["error"] as? [String: Any])?["code"] as? String == "malformed" }
         #expect(malformed.count == 3)
-        #expect(malformed.contains { ($0["error"] as? [String: Any])?["message"] as? String == "unsupported scheme 'ftp' (http and https only)" })
+        #expect(malformed.contains { ($0["error"] as? [String: Any])?["message"] as? String == "unsupported scheme 'ftp' (http, https and s3 only)" })
         #expect(first.stderr.contains("7 downloaded"))
 
         // The cache holds the good bodies and not the corrupt one.

@@ -26,6 +26,10 @@ public struct DestinationPolicy: Sendable, Hashable {
     public var trustedAuthorities: Set<String>
     /// How long a host's checked addresses are reused before it is resolved again. Default 30 s.
     public var resolutionLifetime: Duration
+    /// The buckets `s3://` URLs may name under this policy (the object store is the operator's
+    /// configured one, so no address is checked); any other bucket is
+    /// ``LoaderError/forbiddenDestination``. Default empty: no `s3://` URL at all.
+    public var allowedS3Buckets: Set<String> = []
 
     /// Creates a policy; every parameter defaults to the value documented on its property.
     public init(

@@ -38,6 +38,10 @@ extension AssetLoader {
         public var destinationPolicy: DestinationPolicy?
         /// A second-level cache tier asked instead of the origin; nil for none. Default nil.
         public var tier: CacheTier?
+        /// The object store `s3://bucket/key` URLs are loaded from (signed requests, through the same
+        /// cache, freshness, coalescing and limits as http); nil for none, and an `s3://` load fails
+        /// with ``LoaderError/unsupportedScheme``. Default nil.
+        public var s3: S3Client.Configuration?
 
         /// Creates a configuration; every parameter defaults to the value documented on its property.
         public init(

@@ -43,7 +43,11 @@ extension AssetLoader {
     public func send(
         _ request: HTTPClientRequest, deadline: NIODeadline, followRedirects: Bool = true, kind: AssetKind? = nil
     ) async throws -> OriginResponse {
-        guard let tier = self.configuration.tier, request.method == .GET || request.method == .HEAD, !tier.owns(request.url) else {
+        // an s3:// object is read from the store itself, not through the tier (whose nodes would need the
+        // credentials and the bucket allowed)
+        guard let tier = self.configuration.tier, request.method == .GET || request.method == .HEAD, !tier.owns(request.url),
+            !S3Location.isS3(request.url)
+        else {
             return try await self.sendToOrigin(request, deadline: deadline, followRedirects: followRedirects)
         }
         var viaTier = request
@@ -130,6 +134,9 @@ extension AssetLoader {
 
     /// One exchange, no redirect followed, with the destination checked first under a policy.
     private func sendOnce(_ request: HTTPClientRequest, deadline: NIODeadline) async throws -> HTTPClientResponse {
+        if S3Location.isS3(request.url) {
+            return try await self.sendToS3(request, deadline: deadline)
+        }
         try Self.checkPort(of: request.url)
         // the tier is the operator's own, not a destination a client chose
         guard let policy = self.configuration.destinationPolicy, self.configuration.tier?.owns(request.url) != true else {

@@ -47,6 +47,9 @@ extension ImageUtil {
         /// process; such a failure is `ImagingError.decodeFailed`. PNG, JPEG, WebP and GIF decode
         /// in process. The pool belongs to the caller. Default: nil, every format in process.
         public var decodeWorkers: WorkerPool?
+        /// A bucket of variants shared with other processes (``DerivedStore``): read on a local miss
+        /// before transforming, written in the background after. Default nil.
+        public var derivedStore: DerivedStore.Configuration?
 
         /// Creates a configuration; every parameter defaults to the value documented on its property.
         public init(

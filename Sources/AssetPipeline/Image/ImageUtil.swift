@@ -61,8 +61,12 @@ public final class ImageUtil: Sendable {
         self.loads = MemoizedLoader(manager: manager, kind: .image)
         self.variants = VariantStore(
             memory: manager.memoryCache(for: .image),
-            queue: TransformQueue(maxRunning: configuration.maxConcurrentTransforms, maxWaiting: configuration.maxQueuedTransforms))
+            queue: TransformQueue(maxRunning: configuration.maxConcurrentTransforms, maxWaiting: configuration.maxQueuedTransforms),
+            derived: configuration.derivedStore.map { DerivedStore(configuration: $0, httpClient: manager.loader.httpClient) })
     }
+
+    /// The shared store of variants (``Configuration-swift.struct/derivedStore``), if any.
+    public var derivedStore: DerivedStore? { variants.derived }
 
     /// Decodes started by this util (memory hits and coalesced callers start none).
     public var decodeCount: Int { decodes.load(ordering: .relaxed) }

@@ -1,3 +1,4 @@
+import AssetLoading
 import AssetStorage
 import Foundation
 
@@ -5,7 +6,7 @@ import Foundation
 ///
 /// Blank lines and lines whose first non-blank character is `#` are not items. Whitespace around
 /// each column is ignored. KIND is `image`, `lottie`, `video` or `raw`; without it the kind is
-/// guessed from the response. Only `http` and `https` URLs with a host are accepted; anything
+/// guessed from the response. Only `http` and `https` URLs with a host and `s3://bucket/key` are accepted; anything
 /// else is a malformed item (reported, never fetched).
 public enum PrefetchLine: Sendable, Equatable {
     /// A URL to fetch, with the kind the list names, if any.
@@ -56,8 +57,16 @@ public enum PrefetchLine: Sendable, Equatable {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else {
             return "not a URL"
         }
+        if scheme == "s3" {
+            do {
+                _ = try S3Location(url: url)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
         guard scheme == "http" || scheme == "https" else {
-            return "unsupported scheme '\(scheme)' (http and https only)"
+            return "unsupported scheme '\(scheme)' (http, https and s3 only)"
         }
         guard let host = parsed.host, !host.isEmpty else { return "the URL has no host" }
         return nil

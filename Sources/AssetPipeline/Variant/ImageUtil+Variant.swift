@@ -132,6 +132,9 @@ extension ImageUtil {
             variants.memory.set(variant, forKey: key, cost: variant.cost)
             return variant
         }
+        if options.strategy != .networkOnly, let shared = try await sharedVariant(request) {
+            return shared
+        }
         let data: Data
         if let sourceData = request.sourceData {
             data = sourceData
@@ -188,6 +191,9 @@ extension ImageUtil {
         // A refused store (a full disk) still answers: the variant is in memory.
         try? await manager.runIO { _ = try disk.store(variant.data, forKey: key, info: info) }
         variants.memory.set(variant, forKey: key, cost: variant.cost)
+        if let contentType = info.contentType {
+            variants.derived?.write(variantKey: key, data: variant.data, contentType: contentType)
+        }
         return variant
     }
 

@@ -34,6 +34,8 @@ public struct ImageVariant: Sendable, Hashable {
         case disk
         /// Made by this call (or the call it was coalesced with).
         case transformed
+        /// Read from the shared ``DerivedStore`` (and now in the disk cache too).
+        case derivedStore
     }
 
     /// The media type, `image/webp`.

@@ -2,14 +2,16 @@ import AssetStorage
 
 /// Where an ``ImageUtil`` keeps its variants: the image memory cache (keyed by ``VariantKey``) and
 /// the coalescer that makes concurrent requests for one variant share one transform, and the queue
-/// that bounds the transforms running and waiting.
+/// that bounds the transforms running and waiting, and the shared ``DerivedStore``, if any.
 final class VariantStore: Sendable {
     let memory: MemoryCache<String, any Sendable>
     let work = TaskCoalescer<String, ImageVariant>()
     let queue: TransformQueue
+    let derived: DerivedStore?
 
-    init(memory: MemoryCache<String, any Sendable>, queue: TransformQueue) {
+    init(memory: MemoryCache<String, any Sendable>, queue: TransformQueue, derived: DerivedStore? = nil) {
         self.memory = memory
         self.queue = queue
+        self.derived = derived
     }
 }

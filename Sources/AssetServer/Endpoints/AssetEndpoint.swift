@@ -37,7 +37,7 @@ struct AssetEndpoint: Sendable {
     }
 }
 
-/// The asset a request names: its URL (http or https only), kind and cache key.
+/// The asset a request names: its URL (http, https or s3 only), kind and cache key.
 struct AssetTarget: Sendable {
     let url: String
     let kind: AssetKind
@@ -58,10 +58,11 @@ struct AssetTarget: Sendable {
         self.cacheKey = CacheKeyMemo.shared.key(for: url)
     }
 
-    /// Refuses a URL that is not an absolute `http` or `https` URL.
+    /// Refuses a URL that is not an absolute `http`, `https` or `s3` URL (the loader checks an
+    /// `s3://` bucket against the allowed ones).
     static func checkScheme(_ url: String) throws {
         let lowered = url.prefix(8).lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("s3://") else {
             if !url.contains("://") { throw AssetServerError.invalidParameter("url", "must be an absolute http or https URL") }
             throw AssetServerError.from(LoaderError.unsupportedScheme)
         }
