@@ -67,7 +67,8 @@ let package = Package(
             dependencies: ["CAssetCodecs"]
         ),
         // Imaging: resampling, orientation, colour (lcms2) and the encoders (libjpeg-turbo, libpng,
-        // libwebp, libavif), all from Debian (scripts/install-deps).
+        // libwebp with libwebpmux's animation encoder, libavif, cgif for GIF), all from Debian
+        // (scripts/install-deps).
         .systemLibrary(
             name: "CWebP",
             pkgConfig: "libwebp",
@@ -88,7 +89,7 @@ let package = Package(
             name: "CAssetImaging",
             dependencies: ["CPNG", "CJPEG", "CWebP", "CAVIF", "CLCMS2"],
             // The module maps' `link` lines reach only Swift importers; pkg-config covers webp and lcms2.
-            linkerSettings: [.linkedLibrary("avif"), .linkedLibrary("webpmux")]
+            linkerSettings: [.linkedLibrary("avif"), .linkedLibrary("webpmux"), .linkedLibrary("cgif")]
         ),
         .target(
             name: "AssetImaging",

@@ -12,11 +12,14 @@ import Foundation
 struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Resize, crop and encode an image (PNG, JPEG, WebP, AVIF, HEIC, GIF, TIFF, SVG, JPEG XL), or a frame of a video or a Lottie animation, to JPEG, PNG, WebP or AVIF.",
+        abstract: "Resize, crop and encode an image (PNG, JPEG, WebP, AVIF, HEIC, GIF, TIFF, SVG, JPEG XL), or a frame of a video or a Lottie animation, to JPEG, PNG, WebP, AVIF or GIF; an animated GIF or WebP stays animated.",
         discussion: """
-            The output format is --format, else the output's extension (.jpg, .png, .webp, .avif). \
+            The output format is --format, else the output's extension (.jpg, .png, .webp, .avif, .gif). \
             The source's format is sniffed from its bytes; an SVG is drawn at the size the output needs, \
-            a GIF or animated WebP gives its first frame, --page picks a TIFF's directory or a HEIF's image. \
+            --page picks a TIFF's directory or a HEIF's image. An animated GIF or WebP stays animated \
+            into WebP or GIF (every frame resized and cropped alike, durations and loop count kept; GIF \
+            output is quantized to 255 colours with dithering) and gives its first frame into JPEG, PNG \
+            or AVIF; --frame picks one frame of it (a number from 0, a position, a time). \
             The EXIF orientation is applied, an embedded ICC profile is converted to sRGB, and metadata \
             is stripped, unless --keep-metadata or --keep-icc say otherwise. A URL loads through the cache \
             (--cache-dir) and the variant is kept there too, as ImageUtil.variant does. \
@@ -62,7 +65,7 @@ struct ConvertCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Background for flattening alpha into JPEG and for padding (RRGGBB).", valueName: "hex"))
     var background: String?
 
-    @Option(help: ArgumentHelp("jpeg, png, webp, avif or auto (the source's format).", valueName: "format"))
+    @Option(help: ArgumentHelp("jpeg, png, webp, avif, gif or auto (the source's format).", valueName: "format"))
     var format: String?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Quality 1-100 (default: JPEG 80, WebP 80, AVIF 60).", valueName: "q"))
@@ -88,7 +91,7 @@ struct ConvertCommand: AsyncParsableCommand {
     var maxPixels: Int = ImageUtil.Options.defaultPixelBudget
 
     @Option(help: ArgumentHelp(
-        "A still frame of a Lottie animation (a frame number from the in point: 30, a position: 50%, a time: 1.5s) or of a video (2.5s, 50%, 0 for the first frame).",
+        "A still frame of a Lottie animation (a frame number from the in point: 30, a position: 50%, a time: 1.5s), of a video (2.5s, 50%, 0 for the first frame) or of an animated GIF or WebP (a frame number from 0, 50%, 1.5s).",
         valueName: "frame"))
     var frame: String?
 
@@ -142,7 +145,7 @@ struct ConvertCommand: AsyncParsableCommand {
         } else if !pairs.contains(where: { $0.0 == "format" }) {
             guard let named else {
                 throw ValidationError(
-                    "cannot tell the format from the output's name '\(output)': name it .jpg, .png, .webp or .avif, or use --format")
+                    "cannot tell the format from the output's name '\(output)': name it .jpg, .png, .webp, .avif or .gif, or use --format")
             }
             set("format", named.rawValue)
         }
@@ -220,6 +223,11 @@ struct ConvertCommand: AsyncParsableCommand {
                 return try LocalInput.videoFrame(input, at: try VideoFrameTime(spec)).bitmap
             }
             let data = try LocalInput.read(input, limit: 256 << 20)
+            if let format = ImageFormat(sniffing: data.prefix(64)), format == .gif || format == .webp {
+                var limits = ImageProcessor.Configuration()
+                limits.maxSourcePixels = maxPixels
+                return try AnimationProcessor(configuration: limits).frame(of: data, at: spec)
+            }
             guard let animation = try LottieDocumentReader().read(data).defaultEntry?.animation else {
                 throw CLIFailure(code: "animationNotFound", message: "\(input) holds no animation")
             }
@@ -230,6 +238,14 @@ struct ConvertCommand: AsyncParsableCommand {
             var kind = FrameSourceKind(pathExtensionOf: url)
             if kind == nil { kind = FrameSourceKind(prefix: try await video.data(for: url, range: 0..<12)) }
             if kind == .video { return try await video.frame(for: url, at: try VideoFrameTime(spec)).bitmap }
+            let head = try await video.data(for: url, range: 0..<12)
+            if let format = ImageFormat(sniffing: head), format == .gif || format == .webp {
+                let response = try await manager.load(AssetRequest(url: url, kind: .image))
+                let data = try await manager.loader.data(for: response)
+                var limits = ImageProcessor.Configuration()
+                limits.maxSourcePixels = maxPixels
+                return try AnimationProcessor(configuration: limits).frame(of: data, at: spec)
+            }
             let lottie = LottieUtil(manager: manager)
             let animation = try await lottie.animation(for: url)
             return try await lottie.frame(of: animation, at: LottieFrameTime(spec, of: animation))

@@ -100,6 +100,7 @@ typedef struct {
     uint32_t transparent;     // its index (the last flagged one), when has_transparency
     uint32_t disposal;        // 0-7 as written (libnsgif reads 4 as 3)
     uint32_t delay;           // centiseconds
+    int has_control;          // a graphic control extension came before it
     size_t descriptor;        // just past its image separator: where DGifGetImageHeader reads
     uint8_t code_size;        // LZW minimum code size
     size_t data_offset;       // the first sub-block of its LZW data
@@ -121,6 +122,8 @@ typedef struct {
     int stopped;                            // the walk has reached its end
     int truncated;                          // ... because the data ran out
     int capped;                             // ... because of APC_GIF_MAX_FRAMES
+    int has_loop;                           // a NETSCAPE2.0 (or ANIMEXTS1.0) loop extension was met
+    uint32_t loop;                          // ... and its count: 0 forever, n repeats after the first play
 } apc_gif_reader;
 
 static void apc_gif_message(apc_report *report, const char *what, int error) {
@@ -225,6 +228,7 @@ static int apc_gif_next_frame(apc_gif_reader *reader, apc_gif_frame *frame) {
             // The graphic control: bytes at fixed places after the label, whatever its size says.
             if (n - p < 6) return apc_gif_stop(reader, 1);
             frame->delay = (uint32_t)d[p + 3] | ((uint32_t)d[p + 4] << 8);
+            frame->has_control = 1;
             frame->disposal = (d[p + 2] >> 2) & 0x07;
             if (d[p + 2] & 0x01) {
                 frame->has_transparency = 1;
@@ -232,6 +236,14 @@ static int apc_gif_next_frame(apc_gif_reader *reader, apc_gif_frame *frame) {
             }
         } else if (d[p] == 0xff) {
             if (n - p < 17) return apc_gif_stop(reader, 1);  // libnsgif reads a loop count there
+            // The loop extension: an 11-byte application block, then a sub-block of 3 bytes, 1
+            // and the count (little-endian). The last one met counts, as in libnsgif.
+            if (d[p + 1] == 11 &&
+                (memcmp(d + p + 2, "NETSCAPE2.0", 11) == 0 || memcmp(d + p + 2, "ANIMEXTS1.0", 11) == 0) &&
+                d[p + 13] >= 3 && d[p + 14] == 1) {
+                reader->has_loop = 1;
+                reader->loop = (uint32_t)d[p + 15] | ((uint32_t)d[p + 16] << 8);
+            }
         } else if (d[p] == 0xfe) {
             p += 1;  // a comment: sub-blocks right after the label
             first_block = 0;
@@ -651,4 +663,186 @@ int32_t apc_gif_read_metadata(const uint8_t *data, size_t length, const apc_limi
     if (status == APC_OK) status = apc_gif_check_page(&reader, page, report);
     apc_gif_close(&reader);
     return status;
+}
+
+// MARK: - Animation (apc_animation.h)
+//
+// Every frame composited as libnsgif 1.0 (libvips 8.18's loader with n=-1) composites it: before a
+// frame is drawn, the frame before it is disposed of as it asked (2: its rectangle cleared to
+// transparent when it had a transparent index, else to the screen's background colour; 3, and 4
+// which libnsgif reads as 3: the canvas as it was before that frame was drawn), then the frame is
+// drawn over the canvas with its own colour table, its transparent index left undrawn. The first
+// frame is drawn as the still decode draws it. A later frame whose LZW data hold a bad code or end
+// early is drawn as far as they go, with a warning.
+
+struct apc_gif_animation {
+    apc_gif_reader reader;
+    uint8_t *data;             // the caller's file, copied
+    size_t start;              // where the walk reads the first record after the screen
+    int opaque;                // the output has no alpha (no frame has a transparent index)
+    uint8_t background[4];     // the screen's background colour, opaque
+    uint8_t *canvas;           // the canvas as shown, RGBA rows of width * 4
+    uint8_t *saved;            // the canvas before a frame of disposal 3 was drawn, or NULL
+    int saved_valid;
+    apc_gif_frame previous;    // the frame given last
+    uint32_t given;            // frames given so far
+};
+
+void apc_gif_animation_close(apc_gif_animation *animation) {
+    if (animation == NULL) return;
+    apc_gif_close(&animation->reader);
+    free(animation->canvas);
+    free(animation->saved);
+    free(animation->data);
+    free(animation);
+}
+
+/// libnsgif's background: the global table's entry at the screen's background index, else its
+/// first entry, else black.
+static void apc_gif_background(const GifFileType *gif, uint8_t out[4]) {
+    out[0] = out[1] = out[2] = 0;
+    out[3] = 255;
+    const ColorMapObject *map = gif->SColorMap;
+    if (map == NULL || map->Colors == NULL || map->ColorCount <= 0) return;
+    int index = gif->SBackGroundColor < map->ColorCount ? gif->SBackGroundColor : 0;
+    out[0] = map->Colors[index].Red;
+    out[1] = map->Colors[index].Green;
+    out[2] = map->Colors[index].Blue;
+}
+
+int32_t apc_gif_animation_open(const uint8_t *data, size_t length, const apc_limits *limits, uint32_t max_frames,
+                               apc_gif_animation **out, apc_animation_info *info, apc_report *report) {
+    apc_report_reset(report);
+    if (data == NULL || out == NULL || info == NULL) {
+        apc_report_set_message(report, "invalid arguments to the GIF animation reader");
+        return APC_ERR_INVALID_ARGUMENT;
+    }
+    *out = NULL;
+    memset(info, 0, sizeof *info);
+    apc_gif_animation *animation = (apc_gif_animation *)calloc(1, sizeof *animation);
+    if (animation == NULL || (animation->data = (uint8_t *)malloc(length ? length : 1)) == NULL) {
+        free(animation);
+        apc_report_set_message(report, "cannot allocate the GIF animation reader");
+        return APC_ERR_TOO_LARGE;
+    }
+    memcpy(animation->data, data, length);
+    apc_gif_reader *reader = &animation->reader;
+    apc_gif_frame first;
+    int32_t status = apc_gif_open(reader, animation->data, length, limits, report);
+    animation->start = reader->position;
+    if (status == APC_OK) status = apc_gif_first_frame(reader, limits, &first);
+    if (status == APC_OK) apc_gif_walk_rest(reader);
+    if (status == APC_OK && (reader->capped || (max_frames != 0 && reader->frames > max_frames))) {
+        char message[APC_MESSAGE_CAPACITY];
+        snprintf(message, sizeof message, "the GIF has %s%u frames, the limit is %u", reader->capped ? "at least " : "",
+                 reader->frames, max_frames);
+        apc_report_set_message(report, message);
+        status = APC_ERR_TOO_LARGE;
+    }
+    uint64_t drawn = 0;
+    if (status == APC_OK && (uint64_t)first.width * first.height > 0 &&
+        apc_gif_scan_lzw(&reader->cursor, &first, (uint64_t)first.width * first.height, &drawn) == APC_GIF_LZW_BAD_CODE) {
+        apc_report_set_message(report, "the GIF's first frame has an invalid LZW code");
+        status = APC_ERR_CORRUPT;
+    }
+    size_t canvas_bytes = (size_t)reader->canvas_width * reader->canvas_height * 4;
+    if (status == APC_OK && (animation->canvas = (uint8_t *)malloc(canvas_bytes ? canvas_bytes : 4)) == NULL) {
+        apc_report_set_message(report, "cannot allocate the GIF canvas");
+        status = APC_ERR_TOO_LARGE;
+    }
+    if (status != APC_OK) {
+        apc_gif_animation_close(animation);
+        return status;
+    }
+    animation->opaque = !apc_gif_output_has_alpha(reader, &first);
+    apc_gif_background(reader->gif, animation->background);
+    info->width = reader->canvas_width;
+    info->height = reader->canvas_height;
+    info->frames = reader->frames;
+    info->plays = !reader->has_loop ? 1 : reader->loop == 0 ? 0 : reader->loop + 1;
+    info->has_alpha = (uint32_t)!animation->opaque;
+    // The walk starts again for the frames.
+    reader->position = animation->start;
+    reader->frames = 0;
+    reader->stopped = reader->truncated = reader->capped = 0;
+    *out = animation;
+    return APC_OK;
+}
+
+/// Fills a frame's rectangle (clipped to the canvas) with one colour.
+static void apc_gif_fill_rect(apc_gif_animation *animation, const apc_gif_frame *frame, const uint8_t colour[4]) {
+    const apc_gif_reader *reader = &animation->reader;
+    if (frame->left >= reader->canvas_width || frame->top >= reader->canvas_height) return;
+    uint32_t right = frame->left + frame->width, bottom = frame->top + frame->height;
+    if (right > reader->canvas_width || right < frame->left) right = reader->canvas_width;
+    if (bottom > reader->canvas_height || bottom < frame->top) bottom = reader->canvas_height;
+    size_t row_bytes = (size_t)reader->canvas_width * 4;
+    for (uint32_t y = frame->top; y < bottom; y++) {
+        uint8_t *row = animation->canvas + (size_t)y * row_bytes;
+        for (uint32_t x = frame->left; x < right; x++) memcpy(row + (size_t)x * 4, colour, 4);
+    }
+}
+
+int32_t apc_gif_animation_next(apc_gif_animation *animation, uint8_t *pixels, size_t row_bytes, size_t capacity,
+                               uint32_t *duration_ms, apc_report *report) {
+    apc_report_reset(report);
+    if (animation == NULL || pixels == NULL || duration_ms == NULL) {
+        apc_report_set_message(report, "invalid arguments to the GIF animation reader");
+        return APC_ERR_INVALID_ARGUMENT;
+    }
+    apc_gif_reader *reader = &animation->reader;
+    reader->report = report;
+    uint32_t width = reader->canvas_width, height = reader->canvas_height;
+    size_t canvas_row = (size_t)width * 4;
+    if (!apc_output_fits(width, height, row_bytes, capacity)) {
+        apc_report_set_message(report, "the output buffer does not fit the canvas");
+        return APC_ERR_INVALID_ARGUMENT;
+    }
+    apc_gif_frame frame;
+    if (!apc_gif_next_frame(reader, &frame)) {
+        apc_report_set_message(report, "the GIF has no more frames");
+        return APC_ERR_NO_SUCH_PAGE;
+    }
+    if (animation->given == 0) {
+        apc_gif_clear_canvas(animation->canvas, width, height, canvas_row, animation->opaque);
+    } else {
+        const apc_gif_frame *previous = &animation->previous;
+        if (previous->disposal == 2) {
+            static const uint8_t clear[4] = {0, 0, 0, 0};
+            apc_gif_fill_rect(animation, previous, previous->has_transparency && !animation->opaque ? clear : animation->background);
+        } else if ((previous->disposal == 3 || previous->disposal == 4) && animation->saved_valid) {
+            memcpy(animation->canvas, animation->saved, canvas_row * height);
+        }
+    }
+    animation->saved_valid = 0;
+    if (frame.disposal == 3 || frame.disposal == 4) {
+        if (animation->saved == NULL && (animation->saved = (uint8_t *)malloc(canvas_row * height)) == NULL) {
+            apc_report_set_message(report, "cannot allocate the GIF's saved canvas");
+            return APC_ERR_TOO_LARGE;
+        }
+        memcpy(animation->saved, animation->canvas, canvas_row * height);
+        animation->saved_valid = 1;
+    }
+    uint64_t needed = (uint64_t)frame.width * frame.height, drawn = 0;
+    int32_t status = APC_OK;
+    if (needed > 0) {
+        apc_gif_lzw_end end = apc_gif_scan_lzw(&reader->cursor, &frame, needed, &drawn);
+        if (end == APC_GIF_LZW_BAD_CODE) {
+            apc_report_add_warning(report, "a GIF frame has an invalid LZW code: drawn up to it");
+        } else if (end == APC_GIF_LZW_SHORT) {
+            apc_report_add_warning(report, "a GIF frame's data end early: drawn as far as they go");
+        }
+        if (drawn > 0) status = apc_gif_enter_frame(reader, &frame);
+        if (status == APC_OK && drawn > 0) {
+            status = apc_gif_draw_frame(reader, &frame, drawn, animation->opaque, animation->canvas, canvas_row);
+        }
+    }
+    if (status != APC_OK) return status;
+    if (!frame.complete) apc_report_add_warning(report, "Unexpected end of GIF source data");
+    for (uint32_t y = 0; y < height; y++) memcpy(pixels + (size_t)y * row_bytes, animation->canvas + (size_t)y * canvas_row, canvas_row);
+    // libvips gives a frame without a graphic control extension 100 ms (browsers' default).
+    *duration_ms = frame.has_control ? frame.delay * 10 : 100;
+    animation->previous = frame;
+    animation->given += 1;
+    return APC_OK;
 }

@@ -399,3 +399,116 @@ const char *apc_webp_library_version(void) {
     pthread_once(&apc_webp_version_once, apc_webp_format_version);
     return apc_webp_version;
 }
+
+// MARK: - Animation (apc_animation.h)
+//
+// Every frame as WebPAnimDecoder composites it (blending and disposal of the ANMF chunks, on a
+// transparent black canvas). The handle owns a copy of the file, which WebPAnimDecoder reads
+// from; the decoder holds two canvases of its own, allocated after the budget check of the
+// canvas size.
+
+struct apc_webp_animation {
+    uint8_t *data;
+    WebPAnimDecoder *decoder;
+    uint32_t width, height;
+    int timestamp;    // the end of the frame given last, in milliseconds
+};
+
+void apc_webp_animation_close(apc_webp_animation *animation) {
+    if (animation == NULL) return;
+    WebPAnimDecoderDelete(animation->decoder);
+    free(animation->data);
+    free(animation);
+}
+
+int32_t apc_webp_animation_open(const uint8_t *data, size_t length, const apc_limits *limits, uint32_t max_frames,
+                                apc_webp_animation **out, apc_animation_info *info, apc_report *report) {
+    apc_report_reset(report);
+    if (data == NULL || out == NULL || info == NULL) {
+        apc_report_set_message(report, "invalid arguments to the WebP animation reader");
+        return APC_ERR_INVALID_ARGUMENT;
+    }
+    *out = NULL;
+    memset(info, 0, sizeof *info);
+    apc_webp_file file;
+    int32_t status = apc_webp_open(data, length, limits, &file, report);
+    if (status != APC_OK) return status;
+    uint32_t frames = file.frames;
+    uint32_t plays = WebPDemuxGetI(file.demux, WEBP_FF_LOOP_COUNT);
+    uint32_t flags = WebPDemuxGetI(file.demux, WEBP_FF_FORMAT_FLAGS);
+    int animated = file.features.has_animation;
+    apc_webp_close(&file);
+    if (!animated) {
+        apc_report_set_message(report, "the WebP is a still image, not an animation");
+        return APC_ERR_INVALID_ARGUMENT;
+    }
+    if (frames == 0) {
+        apc_report_set_message(report, "the animated WebP has no frame");
+        return APC_ERR_CORRUPT;
+    }
+    if (max_frames != 0 && frames > max_frames) {
+        char message[APC_MESSAGE_CAPACITY];
+        snprintf(message, sizeof message, "the WebP has %u frames, the limit is %u", frames, max_frames);
+        apc_report_set_message(report, message);
+        return APC_ERR_TOO_LARGE;
+    }
+    apc_webp_animation *animation = (apc_webp_animation *)calloc(1, sizeof *animation);
+    if (animation == NULL || (animation->data = (uint8_t *)malloc(length)) == NULL) {
+        free(animation);
+        apc_report_set_message(report, "cannot allocate the WebP animation reader");
+        return APC_ERR_TOO_LARGE;
+    }
+    memcpy(animation->data, data, length);
+    WebPAnimDecoderOptions options;
+    if (!WebPAnimDecoderOptionsInit(&options)) {
+        apc_webp_animation_close(animation);
+        apc_report_set_message(report, "libwebpdemux does not match the headers built against");
+        return APC_ERR_UNSUPPORTED;
+    }
+    options.color_mode = MODE_RGBA;
+    options.use_threads = 0;
+    WebPData whole = {animation->data, length};
+    animation->decoder = WebPAnimDecoderNew(&whole, &options);
+    WebPAnimInfo anim;
+    if (animation->decoder == NULL || !WebPAnimDecoderGetInfo(animation->decoder, &anim)) {
+        apc_webp_animation_close(animation);
+        apc_report_set_message(report, "animated WebP: libwebpdemux cannot set up the animation decoder");
+        return APC_ERR_CORRUPT;
+    }
+    animation->width = anim.canvas_width;
+    animation->height = anim.canvas_height;
+    info->width = anim.canvas_width;
+    info->height = anim.canvas_height;
+    info->frames = anim.frame_count;
+    info->plays = plays;
+    info->has_alpha = (flags & ALPHA_FLAG) != 0;
+    *out = animation;
+    return APC_OK;
+}
+
+int32_t apc_webp_animation_next(apc_webp_animation *animation, uint8_t *pixels, size_t row_bytes, size_t capacity,
+                                uint32_t *duration_ms, apc_report *report) {
+    apc_report_reset(report);
+    if (animation == NULL || pixels == NULL || duration_ms == NULL ||
+        !apc_output_fits(animation->width, animation->height, row_bytes, capacity)) {
+        apc_report_set_message(report, "invalid arguments to the WebP animation reader");
+        return APC_ERR_INVALID_ARGUMENT;
+    }
+    if (!WebPAnimDecoderHasMoreFrames(animation->decoder)) {
+        apc_report_set_message(report, "the WebP has no more frames");
+        return APC_ERR_NO_SUCH_PAGE;
+    }
+    uint8_t *canvas = NULL;
+    int timestamp = 0;
+    if (!WebPAnimDecoderGetNext(animation->decoder, &canvas, &timestamp) || canvas == NULL) {
+        apc_report_set_message(report, "animated WebP: a frame does not decode (invalid bitstream)");
+        return APC_ERR_CORRUPT;
+    }
+    size_t canvas_row = (size_t)animation->width * 4;
+    for (uint32_t y = 0; y < animation->height; y++) {
+        memcpy(pixels + (size_t)y * row_bytes, canvas + (size_t)y * canvas_row, canvas_row);
+    }
+    *duration_ms = timestamp > animation->timestamp ? (uint32_t)(timestamp - animation->timestamp) : 0;
+    animation->timestamp = timestamp;
+    return APC_OK;
+}

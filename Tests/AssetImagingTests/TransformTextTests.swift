@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "w=0", "w=100000", "h=-3", "q=0", "q=101", "format=gif", "fit=stretch", "gravity=up", "dpr=0", "dpr=9",
+        "w=0", "w=100000", "h=-3", "q=0", "q=101", "format=bmp", "fit=stretch", "gravity=up", "dpr=0", "dpr=9",
         "bg=zzzzzz", "unknown=1", "w=12,w=13", "w=abc", "lossless=maybe", "w=8000,dpr=3", "nonsense",
         "frame=abc", "frame=-1", "frame=101%", "frame=1e3s", "frame=0.12345s", "frame=-2s", "frame=", "frame=1,frame=2",
     ])

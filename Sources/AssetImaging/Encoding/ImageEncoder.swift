@@ -1,8 +1,8 @@
 import AssetCodecs
 import CAssetImaging
 
-/// Encodes RGBA8 bitmaps to JPEG (libjpeg-turbo), PNG (libpng), WebP (libwebp) and AVIF (libavif
-/// with libaom). Synchronous CPU work: call it off the cooperative pool.
+/// Encodes RGBA8 bitmaps to JPEG (libjpeg-turbo), PNG (libpng), WebP (libwebp), AVIF (libavif
+/// with libaom) and GIF (cgif, quantized by ours to 255 colours with dithering). Synchronous CPU work: call it off the cooperative pool.
 ///
 /// - JPEG has no alpha: a bitmap with alpha is flattened onto ``Options/background``.
 /// - PNG is written as the smallest exact colour type: palette (at most 256 colours, with
@@ -73,7 +73,7 @@ public struct ImageEncoder: Sendable {
             switch format {
             case .jpeg, .webp: 80
             case .avif: 60
-            case .png: 100
+            case .png, .gif: 100
             }
         }
     }
@@ -137,6 +137,15 @@ public struct ImageEncoder: Sendable {
                             threads: Int32(max(1, options.avifThreads)), icc: icc, icc_length: iccCount)
                         let opaque = api_is_opaque(rgba, w, h, bitmap.bytesPerRow)
                         return api_avif_encode(rgba, w, h, bitmap.bytesPerRow, opaque, &avif, &buffer, &report)
+                    case .gif:
+                        let opaque = api_is_opaque(rgba, w, h, bitmap.bytesPerRow)
+                        var gif: OpaquePointer?
+                        var status = api_gif_animation_new(
+                            w, h, 0, 1, opaque == 0 ? 1 : 0, 1, buffer.limit, &gif, &report)
+                        defer { api_gif_animation_free(gif) }
+                        if status == 0 { status = api_gif_animation_add(gif, rgba, bitmap.bytesPerRow, 0, &report) }
+                        if status == 0 { status = api_gif_animation_finish(gif, &buffer, &report) }
+                        return status
                     }
                 }
             }

@@ -27,12 +27,18 @@ extension ImageProcessor {
         /// thread while it is resampled, so that one transform uses two cores. Default:
         /// `.whenCoresAreFree`.
         public var overlapDecoding: DecodeOverlap
+        /// The most frames of an animated source (GIF, WebP) kept animated. Default: 5,000.
+        public var maxAnimationFrames: Int
+        /// The most source pixels of an animation, its canvas times its frames, checked before any
+        /// frame is decoded. Default: 1,000,000,000 (1,000 frames of 1 megapixel).
+        public var maxAnimationPixels: Int
 
         /// Creates a configuration; every default is the one written on its property.
         public init(
             maxSourcePixels: Int = 100_000_000, maxInputBytes: Int = 256 << 20, maxOutputPixels: Int = 50_000_000,
             maxOutputDimension: Int = 16_384, maxOutputBytes: Int = 64 << 20, avifSpeed: Int = 6, avifThreads: Int = 2, webpMethod: Int = 4,
-            shrinkOnLoadMargin: Double = 2, overlapDecoding: DecodeOverlap = .whenCoresAreFree
+            shrinkOnLoadMargin: Double = 2, overlapDecoding: DecodeOverlap = .whenCoresAreFree,
+            maxAnimationFrames: Int = 5_000, maxAnimationPixels: Int = 1_000_000_000
         ) {
             self.maxSourcePixels = maxSourcePixels
             self.maxInputBytes = maxInputBytes
@@ -44,6 +50,8 @@ extension ImageProcessor {
             self.webpMethod = webpMethod
             self.shrinkOnLoadMargin = shrinkOnLoadMargin
             self.overlapDecoding = overlapDecoding
+            self.maxAnimationFrames = maxAnimationFrames
+            self.maxAnimationPixels = maxAnimationPixels
         }
     }
 

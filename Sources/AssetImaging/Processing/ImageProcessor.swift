@@ -66,6 +66,7 @@ public struct ImageProcessor: Sendable {
     /// Makes `transform` of `data` along a plan made by ``plan(for:transform:accepting:)``.
     /// - Throws: `CodecError` or ``ImagingError``.
     public func process(_ data: some ContiguousBytes & Sendable, plan: TransformPlan, transform: ImageTransform) throws -> EncodedImage {
+        if plan.isAnimated { return try AnimationProcessor(configuration: configuration).process(data, plan: plan, transform: transform) }
         Self.running.add(1, ordering: .relaxed)
         defer { Self.running.subtract(1, ordering: .relaxed) }
         let decoder = self.decoder(page: transform.page)

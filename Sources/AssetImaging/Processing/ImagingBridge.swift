@@ -103,6 +103,13 @@ enum ImagingBridge {
         }
     }
 
+    /// Whether every pixel of a packed RGBA bitmap is opaque.
+    static func isOpaque(_ bitmap: Bitmap) -> Bool {
+        bitmap.pixels.withUnsafeBufferPointer {
+            api_is_opaque($0.baseAddress, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.bytesPerRow) != 0
+        }
+    }
+
     static func orient(_ bitmap: Bitmap, orientation: Int) throws -> Bitmap {
         guard (2...8).contains(orientation) else { return bitmap }
         let transposed = orientation >= 5

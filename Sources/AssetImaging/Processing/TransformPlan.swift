@@ -23,6 +23,10 @@ public struct TransformPlan: Sendable, Hashable {
     public var geometry: TransformGeometry
     /// The output format.
     public var format: OutputFormat
+    /// Whether the output is an animation: an animated GIF or WebP source (more than one frame, no
+    /// `page` or `frame` asked for) made into a format that holds one (WebP, GIF). Such a plan is
+    /// made by ``AnimationProcessor``; an animated source into JPEG, PNG or AVIF gives its first frame.
+    public var isAnimated: Bool
 
     /// Plans `transform` for `header`, choosing `.auto` formats from `accepted` (nil: the caller
     /// did not say).
@@ -69,7 +73,19 @@ public struct TransformPlan: Sendable, Hashable {
         } else {
             (decodedWidth, decodedHeight) = ImageDecoder.scaledSize(of: header, denominator: denominator)
         }
-        format = Self.format(for: transform.format, accepted: accepted, header: header)
+        let animatedSource = AnimationReader.isAnimation(header) && transform.page == nil && transform.frame == nil
+        if animatedSource, case .auto = transform.format {
+            // What the client takes of the two that keep the animation: WebP, else GIF (which
+            // every client takes); without a list, the source's own.
+            if let accepted {
+                format = accepted.contains(.webp) ? .webp : .gif
+            } else {
+                format = header.format == .webp ? .webp : .gif
+            }
+        } else {
+            format = Self.format(for: transform.format, accepted: accepted, header: header)
+        }
+        isAnimated = animatedSource && format.supportsAnimation
     }
 
     /// The format `.auto` resolves to, or the one asked for. Without `accepted`, the source's own
@@ -101,6 +117,13 @@ public struct TransformPlan: Sendable, Hashable {
         let ring = resizeWidth * 16 * (Int((6 * max(1, scale)).rounded(.up)) + 2)
         let resized = resizeWidth * resizeHeight * 4
         let output = geometry.outputWidth * geometry.outputHeight * 4
+        if isAnimated {
+            // A frame at a time: the file's copy is the caller's; the reader's canvas, the decoder's
+            // own (WebPAnimDecoder keeps two, a GIF frame of disposal 3 one more) and the frame
+            // given; the resized and output frames; the encoder's previous frame and candidates.
+            let canvas = header.width * header.height * 4
+            return 3 * canvas + ring + 2 * resized + 5 * output
+        }
         return decoded + ring + 2 * resized + 2 * output
     }
 }

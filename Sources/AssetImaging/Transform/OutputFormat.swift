@@ -8,23 +8,32 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable, CustomString
     case webp
     /// AVIF through libavif and libaom (alpha kept).
     case avif
+    /// GIF through cgif with our quantizer (at most 255 colours, Floyd-Steinberg dithered; alpha
+    /// as one transparent index, under 128 transparent). An animated GIF or WebP source stays
+    /// animated in it.
+    case gif
 
-    /// The media type: `image/jpeg`, `image/png`, `image/webp`, `image/avif`.
+    /// The media type: `image/jpeg`, `image/png`, `image/webp`, `image/avif`, `image/gif`.
     public var mediaType: String { "image/\(rawValue)" }
 
     /// The usual file extension, without the dot.
     public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
 
-    /// Whether the format stores an alpha channel.
+    /// Whether the format stores an alpha channel (GIF: one transparent index).
     public var supportsAlpha: Bool { self != .jpeg }
 
-    /// The format a file name's extension names (`.jpg`, `.jpeg`, `.png`, `.webp`, `.avif`), or nil.
+    /// Whether the format holds an animation (animated WebP, GIF): an animated source made into it
+    /// stays animated; into another format it gives its first frame, as imgproxy does.
+    public var supportsAnimation: Bool { self == .webp || self == .gif }
+
+    /// The format a file name's extension names (`.jpg`, `.jpeg`, `.png`, `.webp`, `.avif`, `.gif`), or nil.
     public init?(pathExtension: String) {
         switch pathExtension.lowercased() {
         case "jpg", "jpeg", "jpe": self = .jpeg
         case "png": self = .png
         case "webp": self = .webp
         case "avif": self = .avif
+        case "gif": self = .gif
         default: return nil
         }
     }
@@ -36,6 +45,7 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable, CustomString
         case "image/png": self = .png
         case "image/webp": self = .webp
         case "image/avif": self = .avif
+        case "image/gif": self = .gif
         default: return nil
         }
     }

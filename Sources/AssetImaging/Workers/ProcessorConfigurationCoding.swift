@@ -17,6 +17,8 @@ enum ProcessorConfigurationCoding {
         case .always: 2
         }
         writer.append(byte: overlap)
+        writer.append(UInt64(clamping: max(0, configuration.maxAnimationFrames)))
+        writer.append(UInt64(clamping: max(0, configuration.maxAnimationPixels)))
     }
 
     static func read(_ reader: inout WorkerPayloadReader) -> ImageProcessor.Configuration? {
@@ -25,11 +27,15 @@ enum ProcessorConfigurationCoding {
             guard let word = reader.word(), word <= UInt64(Int.max) else { return nil }
             values.append(Int(word))
         }
-        guard let margin = reader.word(), let overlap = reader.byte(), overlap <= 2 else { return nil }
+        guard let margin = reader.word(), let overlap = reader.byte(), overlap <= 2,
+            let frames = reader.word(), frames <= UInt64(Int.max), let animationPixels = reader.word(),
+            animationPixels <= UInt64(Int.max)
+        else { return nil }
         return ImageProcessor.Configuration(
             maxSourcePixels: values[0], maxInputBytes: values[1], maxOutputPixels: values[2], maxOutputDimension: values[3],
             maxOutputBytes: values[4], avifSpeed: values[5], avifThreads: values[6], webpMethod: values[7],
             shrinkOnLoadMargin: Double(bitPattern: margin),
-            overlapDecoding: overlap == 0 ? .off : overlap == 1 ? .whenCoresAreFree : .always)
+            overlapDecoding: overlap == 0 ? .off : overlap == 1 ? .whenCoresAreFree : .always,
+            maxAnimationFrames: Int(frames), maxAnimationPixels: Int(animationPixels))
     }
 }

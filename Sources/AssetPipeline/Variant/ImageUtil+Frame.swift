@@ -19,12 +19,17 @@ extension ImageUtil {
         case lottie
         /// An MP4/QuickTime or Matroska/WebM video (`ftyp` at offset 4, the EBML magic).
         case video
+        /// A GIF or WebP, whose frames ``AnimationProcessor`` composites (a still WebP is refused
+        /// there as no animation).
+        case animatedImage
 
         /// The kind of `data`, or nil when it is none: the one place that decides that a source
         /// is not an animation.
         init?(sniffing data: Data) {
             let head = Array(data.prefix(KindSniffer.prefixLength))
-            if KindSniffer.isDecodableImage(head) {
+            if let format = ImageFormat(sniffing: head), format == .gif || format == .webp {
+                self = .animatedImage
+            } else if KindSniffer.isDecodableImage(head) {
                 return nil  // an AVIF or HEIF image has an ftyp box too
             } else if FrameSourceKind(prefix: head) == .video {
                 self = .video
@@ -64,10 +69,17 @@ extension ImageUtil {
             return try await lottieFrame(of: data, at: spec, transform: transform, processor: processor)
         case .video:
             return try await videoFrame(of: data, at: spec, processor: processor)
+        case .animatedImage:
+            let animation = AnimationProcessor(configuration: processor.configuration)
+            do {
+                return try await runDecoding { try animation.frame(of: data, at: spec) }
+            } catch let error as CodecError where error == .unsupported {
+                throw ImagingError.notAnAnimation("a frame was asked of a still WebP image: \(error.message)")
+            }
         case nil:
             let what = ImageFormat(sniffing: data.prefix(64)).map { "a \($0.rawValue.uppercased()) image" } ?? "bytes that hold no animation"
             throw ImagingError.notAnAnimation(
-                "a frame was asked of \(what): a frame is taken of a Lottie animation (JSON, dotLottie or .tgs) or a video (MP4, WebM)")
+                "a frame was asked of \(what): a frame is taken of a Lottie animation (JSON, dotLottie or .tgs), a video (MP4, WebM) or an animated GIF or WebP")
         }
     }
 

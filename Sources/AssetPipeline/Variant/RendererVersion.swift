@@ -30,11 +30,11 @@ import Foundation
 /// ```
 public enum RendererVersion {
     /// The revision of our pixel-making code; bump it with any change that alters an output.
-    public static let pixelRevision = 2
+    public static let pixelRevision = 3
 
     /// The libraries named by their files (base names, as in `lib<name>.so`).
     static let libraries = [
-        "png16", "jpeg", "webp", "webpdemux", "webpmux", "avif", "dav1d", "aom", "gif", "heif", "de265", "tiff",
+        "png16", "jpeg", "webp", "webpdemux", "webpmux", "cgif", "avif", "dav1d", "aom", "gif", "heif", "de265", "tiff",
         "rsvg-2", "cairo", "jxl", "lcms2", "rlottie", "avformat", "avcodec", "swscale", "avutil",
     ]
 

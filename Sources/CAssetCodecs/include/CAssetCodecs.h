@@ -214,5 +214,6 @@ uint32_t apc_exif_orientation(const uint8_t *tiff, size_t length);
 #endif
 
 #include "apc_formats.h"
+#include "apc_animation.h"
 
 #endif

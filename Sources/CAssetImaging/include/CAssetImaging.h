@@ -197,4 +197,6 @@ const char *api_avif_encoder_name(void);
 }
 #endif
 
+#include "api_animation.h"
+
 #endif

@@ -1,0 +1,123 @@
+import AssetCodecs
+import Foundation
+import Testing
+
+@testable import AssetImaging
+
+/// Animated GIF and WebP sources kept animated through transforms (AnimationProcessor,
+/// AnimatedImageEncoder), read back with our AnimationReader (whose frames equal libvips' and
+/// libwebp's: AssetCodecsTests.AnimationReaderTests).
+@Suite struct AnimationTransformTests {
+    static let sources = ["gif/pillow/iss634.gif", "webp/pillow/iss634.webp", "gif/libvips/dispose-previous.gif", "gif/wuffs/muybridge.gif"]
+
+    /// Every frame of `data`, as our reader composites it.
+    static func frames(_ data: some ContiguousBytes) throws -> (AnimationInfo, [AnimationFrame]) {
+        let reader = try AnimationReader(data)
+        var frames: [AnimationFrame] = []
+        while let frame = try reader.next() { frames.append(frame) }
+        return (reader.info, frames)
+    }
+
+    /// The mean absolute difference per channel, alpha-weighted colour plus alpha.
+    static func meanDifference(_ a: Bitmap, _ b: Bitmap) -> Double {
+        precondition(a.width == b.width && a.height == b.height)
+        var total = 0.0
+        for i in stride(from: 0, to: a.pixels.count, by: 4) {
+            let alpha = Double(min(a.pixels[i + 3], b.pixels[i + 3])) / 255
+            for c in 0..<3 { total += abs(Double(a.pixels[i + c]) - Double(b.pixels[i + c])) * alpha }
+            total += abs(Double(a.pixels[i + 3]) - Double(b.pixels[i + 3]))
+        }
+        return total / Double(a.pixels.count)
+    }
+
+    @Test(arguments: sources, [OutputFormat.webp, .gif])
+    func anAnimationStaysAnimatedFrameForFrame(_ path: String, _ format: OutputFormat) throws {
+        let data = try ImagingFixtures.data(path)
+        let (sourceInfo, sourceFrames) = try Self.frames(data)
+        let processor = ImageProcessor()
+        let transform = ImageTransform(width: 80, format: .format(format))
+        let plan = try processor.plan(for: data, transform: transform)
+        #expect(plan.isAnimated)
+        let output = try processor.process(data, plan: plan, transform: transform)
+        #expect(output.format == format)
+        #expect(ImageFormat(sniffing: output.bytes) == (format == .gif ? .gif : .webp))
+        let (info, frames) = try Self.frames(output.bytes)
+        #expect(info.width == output.width && info.height == output.height)
+        #expect(output.width == min(80, sourceInfo.width))
+        #expect(info.frameCount == sourceInfo.frameCount)
+        #expect(info.plays == sourceInfo.plays)
+        #expect(frames.count == sourceFrames.count)
+        for (index, (frame, source)) in zip(frames, sourceFrames).enumerated() {
+            // GIF keeps hundredths of a second; a WebP source's milliseconds round to them.
+            let tolerance = format == .gif ? 5 : 0
+            #expect(abs(frame.duration - source.duration) <= tolerance, "frame \(index)")
+            // The source frame made into a still of the same size, losslessly: what the frame must show.
+            let still = try processor.process(bitmap: source.bitmap, transform: ImageTransform(width: min(80, sourceInfo.width), format: .format(.png)))
+            let expected = try ImagingFixtures.decode(still.bytes)
+            let difference = Self.meanDifference(frame.bitmap, expected)
+            #expect(difference < (format == .gif ? 12 : 6), "frame \(index): mean difference \(difference)")
+        }
+    }
+
+    @Test func aStillFormatGivesTheFirstFrame() throws {
+        let data = try ImagingFixtures.data("gif/pillow/iss634.gif")
+        let processor = ImageProcessor()
+        let transform = ImageTransform(width: 80, format: .format(.png))
+        #expect(try processor.plan(for: data, transform: transform).isAnimated == false)
+        let output = try processor.process(data, transform: transform)
+        let (_, sourceFrames) = try Self.frames(data)
+        let expected = try processor.process(bitmap: sourceFrames[0].bitmap, transform: transform)
+        #expect(try ImagingFixtures.decode(output.bytes) == ImagingFixtures.decode(expected.bytes))
+    }
+
+    @Test func autoKeepsTheAnimationInWhatTheClientTakes() throws {
+        let data = try ImagingFixtures.data("gif/pillow/iss634.gif")
+        let processor = ImageProcessor()
+        let transform = ImageTransform(width: 64)
+        #expect(try processor.plan(for: data, transform: transform, accepting: [.avif, .webp, .png, .jpeg]).format == .webp)
+        #expect(try processor.plan(for: data, transform: transform, accepting: [.png, .jpeg]).format == .gif)
+        #expect(try processor.plan(for: data, transform: transform).format == .gif)
+        let webp = try ImagingFixtures.data("webp/pillow/iss634.webp")
+        #expect(try processor.plan(for: webp, transform: transform).format == .webp)
+        var page = transform
+        page.page = 0
+        #expect(try processor.plan(for: data, transform: page).isAnimated == false)
+    }
+
+    @Test func aFrameOfAnAnimationIsAStill() throws {
+        let data = try ImagingFixtures.data("gif/pillow/iss634.gif")
+        let (_, frames) = try Self.frames(data)
+        let animation = AnimationProcessor()
+        #expect(try animation.frame(of: data, at: .number(5)) == frames[5].bitmap)
+        #expect(try animation.frame(of: data, at: .number(0)) == frames[0].bitmap)
+        #expect(throws: CodecError.noSuchPage) { try animation.frame(of: data, at: .number(frames.count)) }
+        // The frame shown at a time: the durations added up.
+        var elapsed = 0
+        for frame in frames.prefix(10) { elapsed += frame.duration }
+        #expect(try animation.frame(of: data, at: .seconds(Double(elapsed) / 1000 + 0.001)) == frames[10].bitmap)
+        #expect(try animation.frame(of: data, at: .percent(100)) == frames.last!.bitmap)
+    }
+
+    @Test func limitsRefuseAnAnimationBeforeAnyFrameIsDecoded() throws {
+        let data = try ImagingFixtures.data("gif/generated/frames-2000.gif")
+        var configuration = ImageProcessor.Configuration()
+        configuration.maxAnimationFrames = 1000
+        let processor = ImageProcessor(configuration: configuration)
+        let transform = ImageTransform(format: .format(.gif))
+        #expect(throws: CodecError.tooLarge) { try processor.process(data, transform: transform) }
+        configuration.maxAnimationFrames = 5000
+        configuration.maxAnimationPixels = 1000
+        #expect(throws: CodecError.tooLarge) { try ImageProcessor(configuration: configuration).process(data, transform: transform) }
+    }
+
+    @Test func aStillGIFIsWrittenExactlyWhenItHasFewColours() throws {
+        // 4 colours and transparency: every pixel survives quantization exactly.
+        var pixels: [UInt8] = []
+        let colours: [[UInt8]] = [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [0, 0, 0, 0]]
+        for y in 0..<16 { for x in 0..<16 { pixels += colours[(x / 4 + y / 4) % 4] } }
+        let bitmap = Bitmap(width: 16, height: 16, bytesPerRow: 64, pixels: pixels)
+        let bytes = try ImageEncoder().encode(bitmap, as: .gif)
+        let decoded = try ImageDecoder().decode(bytes)
+        #expect(decoded.bitmap.pixels == pixels)
+    }
+}

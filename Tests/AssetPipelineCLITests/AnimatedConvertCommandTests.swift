@@ -1,0 +1,48 @@
+import AssetTestSupport
+import Foundation
+import Testing
+
+/// `assetpipe convert` of an animated GIF or WebP: animated into WebP and GIF, the first frame into
+/// a still format, one frame with `--frame`; the outputs read back by `decode --json` (whose frame
+/// counts come from giflib and libwebpdemux, not from our encoders).
+@Suite("assetpipe convert keeps animations")
+struct AnimatedConvertCommandTests {
+    @Test func anAnimatedGIFStaysAnimatedInWebPAndGIF() async throws {
+        let dir = try CLIFixtures.temporaryDirectory("animated")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // (At sizes where two frames in a row come out the same, WebPAnimEncoder merges them into one
+        // of both durations, as in libvips's and gif2webp's output: these sizes keep every frame.)
+        for (source, frames, width) in [("gif/pillow/iss634.gif", 42, 120), ("webp/pillow/iss634.webp", 42, 120), ("gif/wuffs/muybridge.gif", 15, 24)] {
+            for ext in ["webp", "gif"] {
+                let out = dir.appendingPathComponent("out.\(ext)").path
+                let run = try await assetpipeAsync(["convert", CLIFixtures.path(source), "-o", out, "--width", "\(width)", "--json"])
+                #expect(run.status == 0, "\(source) -> \(ext): \(run.stderr)")
+                #expect(try jsonObject(run.stdout)["width"] as? Int == width)
+                let decoded = try await assetpipeAsync(["decode", out, "--json"])
+                #expect(decoded.status == 0, "\(decoded.stderr)")
+                let json = try jsonObject(decoded.stdout)
+                #expect(json["format"] as? String == ext)
+                #expect(json["frames"] as? Int == frames, "\(source) -> \(ext)")
+            }
+        }
+    }
+
+    @Test func aStillFormatTakesTheFirstFrameAndFramePicksAnother() async throws {
+        let dir = try CLIFixtures.temporaryDirectory("animated-still")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = CLIFixtures.path("gif/pillow/iss634.gif")
+        let first = dir.appendingPathComponent("first.png").path
+        let zero = dir.appendingPathComponent("zero.png").path
+        let fifth = dir.appendingPathComponent("fifth.png").path
+        #expect(try await assetpipeAsync(["convert", source, "-o", first]).status == 0)
+        #expect(try await assetpipeAsync(["convert", source, "-o", zero, "--frame", "0"]).status == 0)
+        #expect(try await assetpipeAsync(["convert", source, "-o", fifth, "--frame", "5"]).status == 0)
+        let a = try Data(contentsOf: URL(fileURLWithPath: first)), b = try Data(contentsOf: URL(fileURLWithPath: zero))
+        let c = try Data(contentsOf: URL(fileURLWithPath: fifth))
+        #expect(a == b)
+        #expect(a != c)
+        let past = try await assetpipeAsync(["convert", source, "-o", dir.appendingPathComponent("past.png").path, "--frame", "42"])
+        #expect(past.status == 1)
+        #expect(past.stderr.contains("noSuchPage"), "\(past.stderr)")
+    }
+}
