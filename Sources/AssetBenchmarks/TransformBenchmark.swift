@@ -17,7 +17,7 @@ struct TransformBenchmark: AsyncParsableCommand {
             times; images/s is all images over the wall time; the latencies are per image.
             """)
 
-    @Argument(help: "A PNG or JPEG file.")
+    @Argument(help: "An image file (any format ImageDecoder reads; an animated GIF or WebP stays animated into WebP or GIF).")
     var file: String
 
     @Option(help: "Timed transforms per thread.")
@@ -35,7 +35,7 @@ struct TransformBenchmark: AsyncParsableCommand {
     @Option(help: "Target height.")
     var height: Int?
 
-    @Option(help: "jpeg, png, webp or avif.")
+    @Option(help: "jpeg, png, webp, avif or gif.")
     var format: String
 
     @Option(help: "Encoder quality 1-100.")

@@ -59,6 +59,28 @@ import Testing
         }
     }
 
+    @Test func framesMadeOnASecondThreadGiveTheSameBytes() throws {
+        let data = try ImagingFixtures.data("gif/pillow/iss634.gif")
+        var configuration = ImageProcessor.Configuration()
+        let transform = ImageTransform(width: 100, format: .format(.webp))
+        configuration.overlapDecoding = .off
+        let before = FramePipeline.threadsStarted.load(ordering: .relaxed)
+        let serial = try ImageProcessor(configuration: configuration).process(data, transform: transform)
+        #expect(FramePipeline.threadsStarted.load(ordering: .relaxed) == before)
+        configuration.overlapDecoding = .always
+        let overlapped = try ImageProcessor(configuration: configuration).process(data, transform: transform)
+        #expect(FramePipeline.threadsStarted.load(ordering: .relaxed) > before)
+        #expect(overlapped.bytes == serial.bytes)
+        // the encoder failing mid-way (past the output limit) stops the maker and ends in its error
+        configuration.maxOutputBytes = 2000
+        #expect(throws: ImagingError.self) { try ImageProcessor(configuration: configuration).process(data, transform: transform) }
+        // a GIF cut in the middle of a frame: its frames drawn as far as they go, as libvips draws them
+        let cut = Array(data.prefix(data.count / 2))
+        configuration.maxOutputBytes = 64 << 20
+        let partial = try ImageProcessor(configuration: configuration).process(cut, transform: transform)
+        #expect(try AnimationReader(partial.bytes).info.frameCount < 42)
+    }
+
     @Test func aStillFormatGivesTheFirstFrame() throws {
         let data = try ImagingFixtures.data("gif/pillow/iss634.gif")
         let processor = ImageProcessor()

@@ -9,7 +9,9 @@ import Foundation
 /// Makes an ``ImageTransform`` of an animated GIF or WebP into an animation (animated WebP or GIF):
 /// every frame composited with its disposal and blending, resized, cropped and padded by the same
 /// plan (a smart crop's window is chosen on the first frame and kept), and encoded with its
-/// duration; the loop count is kept. One canvas and one output frame at a time.
+/// duration; the loop count is kept. One canvas and a few output frames at a time. When a core is
+/// free (``ImageProcessor/Configuration-swift.struct/overlapDecoding``), frames are made on a second
+/// thread while the encoder takes the ones before (``FramePipeline``): one animation on two cores.
 ///
 /// ``ImageProcessor`` sends a plan here when ``TransformPlan/isAnimated``; a still output format
 /// (JPEG, PNG, AVIF) of an animated source gets its first frame, as imgproxy gives, and
@@ -48,22 +50,40 @@ public struct AnimationProcessor: Sendable {
         let still = ImageProcessor(configuration: configuration)
         var options = still.encoderOptions(transform)
         options.maxOutputBytes = configuration.maxOutputBytes
-        var encoder: AnimatedImageEncoder?
+        let info = reader.info
         var cropOrigin: (x: Int, y: Int)?
-        while let frame = try reader.next() {
+        // The next output frame: decoded, composited, resized, upright, cropped and padded.
+        let make: () throws -> (Bitmap, Int)? = {
+            guard let frame = try reader.next() else { return nil }
             var bitmap = try ImagingBridge.resize(
                 frame.bitmap, width: plan.resizeWidth, height: plan.resizeHeight, kernel: transform.kernel,
-                opaque: !reader.info.hasAlpha, maxWorkBytes: plan.estimatedBytes * 2)
+                opaque: !info.hasAlpha, maxWorkBytes: plan.estimatedBytes * 2)
             bitmap = try ImagingBridge.orient(bitmap, orientation: plan.orientation)
-            bitmap = crop(bitmap, plan: plan, transform: transform, origin: &cropOrigin)
+            bitmap = self.crop(bitmap, plan: plan, transform: transform, origin: &cropOrigin)
             bitmap = still.pad(bitmap, plan: plan, transform: transform)
+            return (bitmap, frame.duration)
+        }
+        var encoder: AnimatedImageEncoder?
+        let encode = { (bitmap: Bitmap, duration: Int) throws in
             if encoder == nil {
-                let alpha = reader.info.hasAlpha || !ImagingBridge.isOpaque(bitmap)
+                let alpha = info.hasAlpha || !ImagingBridge.isOpaque(bitmap)
                 encoder = try AnimatedImageEncoder(
-                    format: plan.format, width: bitmap.width, height: bitmap.height, plays: reader.info.plays,
-                    hasAlpha: alpha, options: options)
+                    format: plan.format, width: bitmap.width, height: bitmap.height, plays: info.plays, hasAlpha: alpha,
+                    options: options)
             }
-            try encoder!.add(bitmap, duration: frame.duration)
+            try encoder!.add(bitmap, duration: duration)
+        }
+        // Frames are made on a second thread while they are encoded when a core is free for it
+        // (the policy of overlapped JPEG decoding), else one after the other here.
+        let overlapped = switch configuration.overlapDecoding {
+        case .off: false
+        case .always: true
+        case .whenCoresAreFree: ImageProcessor.running.load(ordering: .relaxed) * 2 <= ImageProcessor.cores
+        }
+        if overlapped {
+            try FramePipeline(make: make).run(encode)
+        } else {
+            while let (bitmap, duration) = try make() { try encode(bitmap, duration) }
         }
         guard let encoder else { throw Self.codecError(.corrupt, "the animation has no frame") }
         let bytes = try encoder.finish()

@@ -24,7 +24,8 @@ extension ImageProcessor {
         /// libvips's rule; 1 decodes smaller (faster, a little less sharp), as Pillow's `draft`.
         public var shrinkOnLoadMargin: Double
         /// Whether a large source (a megapixel or more after shrink-on-load) is decoded on a second
-        /// thread while it is resampled, so that one transform uses two cores. Default:
+        /// thread while it is resampled, and an animation's frames are made on a second thread
+        /// while they are encoded, so that one transform uses two cores. Default:
         /// `.whenCoresAreFree`.
         public var overlapDecoding: DecodeOverlap
         /// The most frames of an animated source (GIF, WebP) kept animated. Default: 5,000.
