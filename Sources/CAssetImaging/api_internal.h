@@ -24,6 +24,10 @@ void api_quantizer_add(api_quantizer *q, const uint8_t *rgba, uint32_t w, uint32
 /// Cuts a palette of at most `max_colours` entries (RGB triples into `palette`) from the
 /// histogram, which it consumes (reset before the next): how many entries were written (>= 1).
 uint32_t api_quantizer_palette(api_quantizer *q, uint32_t max_colours, uint8_t *palette);
+/// One pass of k-means over the opaque pixels: each entry becomes the mean of the pixels nearest to
+/// it; then makes `palette` the one in use.
+void api_quantizer_refine(api_quantizer *q, uint8_t *palette, uint32_t count, const uint8_t *rgba, uint32_t w,
+                          uint32_t h, size_t stride);
 /// Makes `palette` (kept by pointer, not copied) the one the mapping and the error use.
 void api_quantizer_use_palette(api_quantizer *q, const uint8_t *palette, uint32_t count);
 /// The mean squared error per opaque pixel of mapping the rows to the palette without diffusion,

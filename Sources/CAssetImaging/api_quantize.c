@@ -6,9 +6,12 @@
 // (Debian's 2.17, what libvips prefers) is GPL-3, cgif 0.3.0 (Debian's) takes indexed pixels only,
 // and giflib's GifQuantizeBuffer is a median cut of 5-bit colours without dithering.
 //
-// The histogram counts opaque pixels only (alpha >= 128); a pixel under that is the transparent
-// index when the caller has one. Nearest palette entries are found by exact search and kept per
-// 5-bit cell of the colour, a cache that is cleared whenever the palette changes.
+// A frame of at most as many colours as the palette holds gets them exactly. Else the histogram
+// counts opaque pixels only (alpha >= 128); a pixel under that is the transparent
+// index when the caller has one. The box means are refined by a pass of k-means (Lloyd) over the
+// frame's pixels. The nearest palette entry of a colour is exact: searched among the candidates of
+// its 5-bit cell (Heckbert's locally sorted search), made on a cell's first use and kept until
+// the palette changes.
 #include "api_internal.h"
 
 #include <stdlib.h>
@@ -24,10 +27,16 @@ struct api_quantizer {
     int64_t *green;
     int64_t *blue;
     double *squares;    // sum of r^2 + g^2 + b^2
-    int16_t *nearest;   // per 15-bit colour: the nearest palette entry + 1, 0 unknown
+    uint32_t *cells;    // per 5-bit cell: where its candidates start in `pool` + 1, 0 not yet known
+    uint16_t *cell_counts;
+    uint8_t *pool;      // candidate entries of the cells met so far
+    size_t pool_length, pool_capacity;
     const uint8_t *palette;   // the palette the cache was made for
     uint32_t palette_count;
-    uint32_t exact[512];      // the palette's colours (0xRRGGBB + 1 << 24 with their index << 25), hashed
+    uint32_t distinct[512];   // the histogram's colours while there are at most 256 (0xRRGGBB | 1 << 24), hashed
+    uint32_t distinct_count;  // ... how many; 257 once there are more
+    uint32_t exact[512];      // the palette's colours (0xRRGGBB | 1 << 24: taken), hashed
+    uint8_t exact_index[512]; // ... and their entries
 };
 
 typedef struct {
@@ -43,8 +52,11 @@ api_quantizer *api_quantizer_new(void) {
     q->green = (int64_t *)calloc(Q_CELLS, sizeof(int64_t));
     q->blue = (int64_t *)calloc(Q_CELLS, sizeof(int64_t));
     q->squares = (double *)calloc(Q_CELLS, sizeof(double));
-    q->nearest = (int16_t *)calloc(1u << 15, sizeof(int16_t));
-    if (!q->weight || !q->red || !q->green || !q->blue || !q->squares || !q->nearest) {
+    q->cells = (uint32_t *)calloc(1u << 15, sizeof(uint32_t));
+    q->cell_counts = (uint16_t *)calloc(1u << 15, sizeof(uint16_t));
+    q->pool_capacity = 1u << 16;
+    q->pool = (uint8_t *)malloc(q->pool_capacity);
+    if (!q->weight || !q->red || !q->green || !q->blue || !q->squares || !q->cells || !q->cell_counts || !q->pool) {
         api_quantizer_free(q);
         return NULL;
     }
@@ -58,7 +70,9 @@ void api_quantizer_free(api_quantizer *q) {
     free(q->green);
     free(q->blue);
     free(q->squares);
-    free(q->nearest);
+    free(q->cells);
+    free(q->cell_counts);
+    free(q->pool);
     free(q);
 }
 
@@ -68,6 +82,23 @@ void api_quantizer_reset(api_quantizer *q) {
     memset(q->green, 0, Q_CELLS * sizeof(int64_t));
     memset(q->blue, 0, Q_CELLS * sizeof(int64_t));
     memset(q->squares, 0, Q_CELLS * sizeof(double));
+    memset(q->distinct, 0, sizeof q->distinct);
+    q->distinct_count = 0;
+}
+
+static inline uint32_t api_exact_hash(uint32_t rgb);
+
+/// Notes a colour among the histogram's distinct ones, while there are at most 256.
+static inline void api_note_colour(api_quantizer *q, uint32_t rgb) {
+    if (q->distinct_count > 256) return;
+    uint32_t key = rgb | (1u << 24);
+    for (uint32_t slot = api_exact_hash(rgb);; slot = (slot + 1) & 511) {
+        if (q->distinct[slot] == key) return;
+        if (q->distinct[slot] == 0) {
+            if (++q->distinct_count <= 256) q->distinct[slot] = key;
+            return;
+        }
+    }
 }
 
 void api_quantizer_add(api_quantizer *q, const uint8_t *rgba, uint32_t w, uint32_t h, size_t stride) {
@@ -82,6 +113,7 @@ void api_quantizer_add(api_quantizer *q, const uint8_t *rgba, uint32_t w, uint32
             q->green[i] += g;
             q->blue[i] += b;
             q->squares[i] += (double)(r * r + g * g + b * b);
+            api_note_colour(q, ((uint32_t)r << 16) | ((uint32_t)g << 8) | (uint32_t)b);
         }
     }
 }
@@ -218,6 +250,18 @@ static int api_cut(const api_quantizer *q, api_box *set1, api_box *set2) {
 uint32_t api_quantizer_palette(api_quantizer *q, uint32_t max_colours, uint8_t *palette) {
     if (max_colours == 0) return 0;
     if (max_colours > 256) max_colours = 256;
+    if (q->distinct_count > 0 && q->distinct_count <= max_colours) {
+        // Few enough colours: they are the palette, exactly.
+        uint32_t written = 0;
+        for (uint32_t slot = 0; slot < 512; slot++) {
+            if (q->distinct[slot] == 0) continue;
+            palette[written * 3 + 0] = (uint8_t)(q->distinct[slot] >> 16);
+            palette[written * 3 + 1] = (uint8_t)(q->distinct[slot] >> 8);
+            palette[written * 3 + 2] = (uint8_t)q->distinct[slot];
+            written++;
+        }
+        return written;
+    }
     api_quantizer_cumulate(q);
     api_box boxes[256];
     double variance[256];
@@ -260,49 +304,118 @@ uint32_t api_quantizer_palette(api_quantizer *q, uint32_t max_colours, uint8_t *
     return written;
 }
 
-/// The palette entry nearest to a colour (squared RGB distance), through the per-cell cache.
+/// The slot of a colour in the table of the palette's own colours.
 static inline uint32_t api_exact_hash(uint32_t rgb) { return (rgb * 2654435761u) >> 23; }
 
+/// The candidates of a 5-bit cell (Heckbert's locally sorted search): every entry whose nearest
+/// point of the cell's box is no farther than the farthest point of the box is from the entry
+/// nearest to all of it. The nearest entry of any colour in the cell is among them. NULL when
+/// memory runs out (the caller searches the whole palette).
+static const uint8_t *api_cell_candidates(api_quantizer *q, int key, uint32_t *count) {
+    if (q->cells[key] != 0) {
+        *count = q->cell_counts[key];
+        return q->pool + q->cells[key] - 1;
+    }
+    int lo[3] = {((key >> 10) & 31) << 3, ((key >> 5) & 31) << 3, (key & 31) << 3};
+    int near[256], threshold = 1 << 30;
+    for (uint32_t i = 0; i < q->palette_count; i++) {
+        const uint8_t *p = q->palette + i * 3;
+        int dmin = 0, dmax = 0;
+        for (int c = 0; c < 3; c++) {
+            int low = lo[c], high = lo[c] + 7, v = p[c];
+            int d = v < low ? low - v : (v > high ? v - high : 0);
+            int far = v - low > high - v ? v - low : high - v;
+            if (far < 0) far = -far;
+            dmin += d * d;
+            dmax += far * far;
+        }
+        near[i] = dmin;
+        if (dmax < threshold) threshold = dmax;
+    }
+    if (q->pool_length + q->palette_count > q->pool_capacity) {
+        size_t capacity = q->pool_capacity * 2;
+        uint8_t *grown = (uint8_t *)realloc(q->pool, capacity);
+        if (grown == NULL) return NULL;
+        q->pool = grown;
+        q->pool_capacity = capacity;
+    }
+    uint8_t *list = q->pool + q->pool_length;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < q->palette_count; i++) {
+        if (near[i] <= threshold) list[n++] = (uint8_t)i;
+    }
+    q->cells[key] = (uint32_t)q->pool_length + 1;
+    q->cell_counts[key] = (uint16_t)n;
+    q->pool_length += n;
+    *count = n;
+    return list;
+}
+
+/// The palette entry nearest to a colour (squared RGB distance), exactly.
 static inline uint32_t api_nearest(api_quantizer *q, int r, int g, int b) {
     // A colour of the palette itself is that entry: a source of few colours keeps them exactly.
     uint32_t rgb = ((uint32_t)r << 16) | ((uint32_t)g << 8) | (uint32_t)b;
     for (uint32_t slot = api_exact_hash(rgb);; slot = (slot + 1) & 511) {
         uint32_t entry = q->exact[slot];
         if (entry == 0) break;
-        if ((entry & 0xffffff) == rgb) return entry >> 25;
+        if ((entry & 0xffffff) == rgb) return q->exact_index[slot];
     }
-    int key = ((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3);
-    int cached = q->nearest[key];
-    if (cached > 0) return (uint32_t)(cached - 1);
-    // The cell's centre decides for the whole cell: an error of at most 4 levels a channel, which
-    // the diffusion carries on.
-    int cr = (r & ~7) + 4, cg = (g & ~7) + 4, cb = (b & ~7) + 4;
+    uint32_t count = q->palette_count;
+    const uint8_t *candidates = api_cell_candidates(q, ((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3), &count);
     uint32_t best = 0;
     int best_distance = 1 << 30;
-    for (uint32_t i = 0; i < q->palette_count; i++) {
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t i = candidates ? candidates[k] : k;
         const uint8_t *p = q->palette + i * 3;
-        int dr = cr - p[0], dg = cg - p[1], db = cb - p[2];
+        int dr = r - p[0], dg = g - p[1], db = b - p[2];
         int d = dr * dr + dg * dg + db * db;
         if (d < best_distance) {
             best_distance = d;
             best = i;
         }
     }
-    q->nearest[key] = (int16_t)(best + 1);
     return best;
 }
 
 void api_quantizer_use_palette(api_quantizer *q, const uint8_t *palette, uint32_t count) {
     q->palette = palette;
     q->palette_count = count;
-    memset(q->nearest, 0, (1u << 15) * sizeof(int16_t));
+    memset(q->cells, 0, (1u << 15) * sizeof(uint32_t));
+    q->pool_length = 0;
     memset(q->exact, 0, sizeof q->exact);
     for (uint32_t i = 0; i < count && i < 256; i++) {
         uint32_t rgb = ((uint32_t)palette[i * 3] << 16) | ((uint32_t)palette[i * 3 + 1] << 8) | palette[i * 3 + 2];
         uint32_t slot = api_exact_hash(rgb);
         while (q->exact[slot] != 0 && (q->exact[slot] & 0xffffff) != rgb) slot = (slot + 1) & 511;
-        if (q->exact[slot] == 0) q->exact[slot] = rgb | (1u << 24) | (i << 25);
+        if (q->exact[slot] == 0) {
+            q->exact[slot] = rgb | (1u << 24);
+            q->exact_index[slot] = (uint8_t)i;
+        }
     }
+}
+
+void api_quantizer_refine(api_quantizer *q, uint8_t *palette, uint32_t count, const uint8_t *rgba, uint32_t w,
+                          uint32_t h, size_t stride) {
+    uint64_t sums[256][4];
+    memset(sums, 0, sizeof sums);
+    api_quantizer_use_palette(q, palette, count);
+    for (uint32_t y = 0; y < h; y++) {
+        const uint8_t *p = rgba + (size_t)y * stride;
+        for (uint32_t x = 0; x < w; x++, p += 4) {
+            if (p[3] < 128) continue;
+            uint32_t i = api_nearest(q, p[0], p[1], p[2]);
+            sums[i][0] += p[0];
+            sums[i][1] += p[1];
+            sums[i][2] += p[2];
+            sums[i][3] += 1;
+        }
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        uint64_t n = sums[i][3];
+        if (n == 0) continue;
+        for (int c = 0; c < 3; c++) palette[i * 3 + c] = (uint8_t)((sums[i][c] + n / 2) / n);
+    }
+    api_quantizer_use_palette(q, palette, count);
 }
 
 double api_quantizer_error(api_quantizer *q, const uint8_t *rgba, uint32_t w, uint32_t h, size_t stride) {
