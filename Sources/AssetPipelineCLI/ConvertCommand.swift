@@ -20,6 +20,8 @@ struct ConvertCommand: AsyncParsableCommand {
             into WebP or GIF (every frame resized and cropped alike, durations and loop count kept; GIF \
             output is quantized to 255 colours with dithering) and gives its first frame into JPEG, PNG \
             or AVIF; --frame picks one frame of it (a number from 0, a position, a time). \
+            --animate makes a Lottie animation into an animated WebP or GIF: its frames from --from to \
+            --to (default: all) at --fps (default: its own rate), --width wide, rendered with rlottie. \
             The EXIF orientation is applied, an embedded ICC profile is converted to sRGB, and metadata \
             is stripped, unless --keep-metadata or --keep-icc say otherwise. A URL loads through the cache \
             (--cache-dir) and the variant is kept there too, as ImageUtil.variant does. \
@@ -95,6 +97,18 @@ struct ConvertCommand: AsyncParsableCommand {
         valueName: "frame"))
     var frame: String?
 
+    @Flag(help: "Make an animated WebP or GIF of a Lottie animation: its frames from --from to --to at --fps, sized by --width or --height.")
+    var animate = false
+
+    @Option(help: ArgumentHelp("Frames a second of --animate, above 0 and at most 100 (default: the animation's own).", valueName: "n"))
+    var fps: Double?
+
+    @Option(help: ArgumentHelp("The first frame of --animate: a frame number (30), a position (10%) or a time (0.5s).", valueName: "frame"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("The last frame of --animate, included (default: the animation's last).", valueName: "frame"))
+    var to: String?
+
     @Option(help: ArgumentHelp(
         "The image of a multi-image source: a TIFF's directory or a HEIF's top-level image, from 0 (default: the first, or the primary).",
         valueName: "n"))
@@ -159,6 +173,13 @@ struct ConvertCommand: AsyncParsableCommand {
             throw ValidationError(error.message)
         }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, FrameSpec(value) == nil {
+                throw ValidationError("\(name) takes a frame number (30), a position (50%) or a time (1.5s), not \(value)")
+            }
+        }
+        if animate, frame != nil { throw ValidationError("--animate makes every frame; --frame takes one") }
+        if !animate, fps != nil || from != nil || to != nil { throw ValidationError("--fps, --from and --to go with --animate") }
         if let frame, FrameSpec(frame) == nil {
             throw ValidationError("--frame takes a frame number (30), a position (50%) or a time (1.5s), not \(frame)")
         }
@@ -191,6 +212,11 @@ struct ConvertCommand: AsyncParsableCommand {
     private func convert(_ transform: ImageTransform) async throws -> (format: OutputFormat, width: Int, height: Int, bytes: Int, origin: String?) {
         var limits = ImageProcessor.Configuration()
         limits.maxSourcePixels = maxPixels
+        if animate {
+            let encoded = try await animateLottie(transform)
+            try write(encoded.bytes)
+            return (encoded.format, encoded.width, encoded.height, encoded.bytes.count, nil)
+        }
         if let frame, let spec = FrameSpec(frame) {
             let bitmap = try await renderFrame(spec)
             let encoded = try ImageProcessor(configuration: limits).process(bitmap: bitmap, transform: transform)
@@ -213,6 +239,32 @@ struct ConvertCommand: AsyncParsableCommand {
         }
         try variant.data.withUnsafeBytes { try write(Array($0)) }
         return (variant.format, variant.width, variant.height, variant.data.count, variant.origin.rawValue)
+    }
+
+    /// The Lottie animation of the input (a file, or a URL through the cache) as an animated WebP
+    /// or GIF (LottieUtil.animatedImage).
+    private func animateLottie(_ transform: ImageTransform) async throws -> EncodedImage {
+        guard case .format(let format) = transform.format, format.supportsAnimation else {
+            throw CLIFailure(code: "invalidTransform", message: "--animate writes WebP or GIF: name the output .webp or .gif, or use --format")
+        }
+        var motion = LottieMotion(format: format, framesPerSecond: fps, from: from.flatMap(FrameSpec.init), to: to.flatMap(FrameSpec.init))
+        motion.size = LottieFrameSize(width: transform.width, height: transform.width == nil ? transform.height : nil)
+        motion.quality = transform.quality
+        motion.lossless = transform.lossless
+        return try await cache.withManager(loader: try tier.loaderConfiguration()) { manager in
+            let lottie = LottieUtil(manager: manager)
+            let animation: LottieAnimation
+            if let url = RemoteInput(input).url {
+                animation = try await lottie.animation(for: url)
+            } else {
+                let data = try LocalInput.read(input, limit: 256 << 20)
+                guard let local = try LottieDocumentReader().read(data).defaultEntry?.animation else {
+                    throw CLIFailure(code: "animationNotFound", message: "\(input) holds no animation")
+                }
+                animation = local
+            }
+            return try await lottie.animatedImage(of: animation, motion: motion)
+        }
     }
 
     /// The frame of the input video or animation (a file here, a URL through the cache and

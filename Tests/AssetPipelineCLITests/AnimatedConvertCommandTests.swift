@@ -45,4 +45,28 @@ struct AnimatedConvertCommandTests {
         #expect(past.status == 1)
         #expect(past.stderr.contains("noSuchPage"), "\(past.stderr)")
     }
+
+    @Test func aLottieAnimationBecomesAnAnimatedWebPOrGIF() async throws {
+        let dir = try CLIFixtures.temporaryDirectory("animate")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = CLIFixtures.path("lottie/lottie-ios/LottieLogo1.json")
+        for ext in ["webp", "gif"] {
+            let out = dir.appendingPathComponent("logo.\(ext)").path
+            let run = try await assetpipeAsync([
+                "convert", source, "--animate", "-o", out, "--width", "64", "--fps", "10", "--from", "0", "--to", "50%",
+                "--cache-dir", dir.appendingPathComponent("cache").path, "--json",
+            ])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try jsonObject(run.stdout)["width"] as? Int == 64)
+            let decoded = try await assetpipeAsync(["decode", out, "--json"])
+            let json = try jsonObject(decoded.stdout)
+            #expect(json["format"] as? String == ext)
+            #expect((json["frames"] as? Int ?? 0) > 3)
+        }
+        let still = try await assetpipeAsync(["convert", source, "--animate", "-o", dir.appendingPathComponent("x.png").path])
+        #expect(still.status != 0)
+        #expect(still.stderr.contains("WebP or GIF"), "\(still.stderr)")
+        let stray = try await assetpipeAsync(["convert", source, "--fps", "10", "-o", dir.appendingPathComponent("x.webp").path])
+        #expect(stray.status == 64 || stray.status == 2, "\(stray.status) \(stray.stderr)")
+    }
 }

@@ -50,6 +50,25 @@ extension LottieUtil {
         return try await manager.runIO(body)
     }
 
+    /// One frame of an animation ``LottieFrameRenderer/prepare(_:)`` prepared (the frames of one
+    /// animation prepare it once), rendered as ``frame(of:at:size:)`` renders.
+    func frame(ofPrepared input: LottieRenderInput, at time: LottieFrameTime, size: LottieFrameSize) async throws -> Bitmap {
+        let renderer = self.renderer
+        if let workers = configuration.renderWorkers {
+            let limits = configuration.renderer
+            let payload = try await manager.runIO { () throws -> [UInt8] in
+                try renderer.check(input, at: time, size: size)
+                return LottieFrameJob.request(input, at: time, size: size, limits: limits)
+            }
+            return try await renderInWorker(payload, workers: workers)
+        }
+        let body: @Sendable () throws -> Bitmap = { try renderer.render(input, at: time, size: size) }
+        if let pool = configuration.parsePool {
+            return try await pool.runIfActive(body)
+        }
+        return try await manager.runIO(body)
+    }
+
     /// The frame rendered by a worker: prepared and checked here, rendered there.
     private func frameInWorker(
         _ animation: LottieAnimation, at time: LottieFrameTime, size: LottieFrameSize, workers: WorkerPool
@@ -67,6 +86,11 @@ extension LottieUtil {
         } else {
             payload = try await manager.runIO(request)
         }
+        return try await renderInWorker(payload, workers: workers)
+    }
+
+    /// A frame job's reply, with a worker's failure as a `LottieRenderError`.
+    private func renderInWorker(_ payload: [UInt8], workers: WorkerPool) async throws -> Bitmap {
         do {
             return try LottieFrameJob.bitmap(fromReply: try await workers.run(LottieFrameJob.name, payload: payload))
         } catch let error as WorkerError {

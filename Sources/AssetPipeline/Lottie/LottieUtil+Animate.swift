@@ -1,0 +1,54 @@
+import AssetCodecs
+import AssetImaging
+import AssetLottie
+import AssetLottieRender
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension LottieUtil {
+    /// The animation made into an animated WebP or GIF (``LottieMotion``): its frames rendered one
+    /// at a time by rlottie (in a render worker with ``Configuration/renderWorkers``, as
+    /// ``frame(of:at:size:)``) and streamed into the encoder off Swift's cooperative pool, so that
+    /// memory is a frame and the output, whatever the length.
+    /// - Throws: `LottieRenderError` (the renderer's checks and failures), ``ImagingError`` (the
+    ///   motion's checks, the encoder, the output limit).
+    public func animatedImage(of animation: LottieAnimation, motion: LottieMotion) async throws -> EncodedImage {
+        let renderer = self.renderer
+        let input = try await manager.runIO { try renderer.prepare(animation) }
+        let steps = try motion.steps(of: animation, frameCount: input.frameCount)
+        let encoder = MotionEncoder(motion: motion)
+        for step in steps {
+            let bitmap = try await frame(ofPrepared: input, at: .frame(step.frame), size: motion.size)
+            try await manager.runIO { try encoder.add(bitmap, duration: step.duration) }
+        }
+        return try await manager.runIO { try encoder.finish() }
+    }
+}
+
+/// An ``AnimatedImageEncoder`` made on the first frame (its size) and used from one task at a time
+/// (its calls are awaited in turn).
+final class MotionEncoder: @unchecked Sendable {
+    private let motion: LottieMotion
+    private var encoder: AnimatedImageEncoder?
+
+    init(motion: LottieMotion) { self.motion = motion }
+
+    func add(_ bitmap: Bitmap, duration: Int) throws {
+        if encoder == nil {
+            let options = ImageEncoder.Options(quality: motion.quality, lossless: motion.lossless, maxOutputBytes: motion.maxOutputBytes)
+            encoder = try AnimatedImageEncoder(
+                format: motion.format, width: bitmap.width, height: bitmap.height, plays: motion.plays, hasAlpha: true,
+                options: options)
+        }
+        try encoder!.add(bitmap, duration: duration)
+    }
+
+    func finish() throws -> EncodedImage {
+        guard let encoder else { throw ImagingError.with(.encodeFailed, "the animation has no frame") }
+        return EncodedImage(bytes: try encoder.finish(), format: motion.format, width: encoder.width, height: encoder.height)
+    }
+}
