@@ -144,7 +144,6 @@ int32_t api_gif_animation_add(api_gif_animation *encoder, const uint8_t *rgba, s
     api_quantizer_reset(q);
     api_quantizer_add(q, rgba, w, h, stride);
     uint32_t count = api_quantizer_palette(q, API_GIF_COLOURS, encoder->candidate);
-    if (count == API_GIF_COLOURS) api_quantizer_refine(q, encoder->candidate, count, rgba, w, h, stride);
     int reuse = 0;
     if (encoder->frames > 0) {
         api_quantizer_use_palette(q, encoder->candidate, count);
@@ -154,6 +153,9 @@ int32_t api_gif_animation_add(api_gif_animation *encoder, const uint8_t *rgba, s
         reuse = kept <= own * 1.5 + 10.0;
     }
     if (!reuse) {
+        // The palette taken gets its pass of k-means (one pass over the frame): not spent on a
+        // candidate that the frame before's palette keeps out.
+        if (count == API_GIF_COLOURS) api_quantizer_refine(q, encoder->candidate, count, rgba, w, h, stride);
         memcpy(encoder->current, encoder->candidate, (size_t)count * 3);
         encoder->current_count = count;
         api_quantizer_use_palette(q, encoder->current, count);

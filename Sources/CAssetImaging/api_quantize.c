@@ -29,7 +29,8 @@ struct api_quantizer {
     double *squares;    // sum of r^2 + g^2 + b^2
     uint32_t *cells;    // per 5-bit cell: where its candidates start in `pool` + 1, 0 not yet known
     uint16_t *cell_counts;
-    uint8_t *pool;      // candidate entries of the cells met so far
+    uint8_t *pool;      // candidate entries of the cells met so far, nearest to the cell first
+    int32_t *pool_near; // ... and each one's least distance to its cell
     size_t pool_length, pool_capacity;
     const uint8_t *palette;   // the palette the cache was made for
     uint32_t palette_count;
@@ -56,7 +57,8 @@ api_quantizer *api_quantizer_new(void) {
     q->cell_counts = (uint16_t *)calloc(1u << 15, sizeof(uint16_t));
     q->pool_capacity = 1u << 16;
     q->pool = (uint8_t *)malloc(q->pool_capacity);
-    if (!q->weight || !q->red || !q->green || !q->blue || !q->squares || !q->cells || !q->cell_counts || !q->pool) {
+    q->pool_near = (int32_t *)malloc(q->pool_capacity * sizeof(int32_t));
+    if (!q->pool_near || !q->weight || !q->red || !q->green || !q->blue || !q->squares || !q->cells || !q->cell_counts || !q->pool) {
         api_quantizer_free(q);
         return NULL;
     }
@@ -73,6 +75,7 @@ void api_quantizer_free(api_quantizer *q) {
     free(q->cells);
     free(q->cell_counts);
     free(q->pool);
+    free(q->pool_near);
     free(q);
 }
 
@@ -309,11 +312,13 @@ static inline uint32_t api_exact_hash(uint32_t rgb) { return (rgb * 2654435761u)
 
 /// The candidates of a 5-bit cell (Heckbert's locally sorted search): every entry whose nearest
 /// point of the cell's box is no farther than the farthest point of the box is from the entry
-/// nearest to all of it. The nearest entry of any colour in the cell is among them. NULL when
-/// memory runs out (the caller searches the whole palette).
-static const uint8_t *api_cell_candidates(api_quantizer *q, int key, uint32_t *count) {
+/// nearest to all of it, in the order of that least distance (`near`), so that a search stops at
+/// the first candidate that cannot be nearer than the best found. The nearest entry of any colour
+/// in the cell is among them. NULL when memory runs out (the caller searches the whole palette).
+static const uint8_t *api_cell_candidates(api_quantizer *q, int key, uint32_t *count, const int32_t **near_out) {
     if (q->cells[key] != 0) {
         *count = q->cell_counts[key];
+        *near_out = q->pool_near + q->cells[key] - 1;
         return q->pool + q->cells[key] - 1;
     }
     int lo[3] = {((key >> 10) & 31) << 3, ((key >> 5) & 31) << 3, (key & 31) << 3};
@@ -337,17 +342,32 @@ static const uint8_t *api_cell_candidates(api_quantizer *q, int key, uint32_t *c
         uint8_t *grown = (uint8_t *)realloc(q->pool, capacity);
         if (grown == NULL) return NULL;
         q->pool = grown;
+        int32_t *grown_near = (int32_t *)realloc(q->pool_near, capacity * sizeof(int32_t));
+        if (grown_near == NULL) return NULL;
+        q->pool_near = grown_near;
         q->pool_capacity = capacity;
     }
     uint8_t *list = q->pool + q->pool_length;
+    int32_t *distances = q->pool_near + q->pool_length;
     uint32_t n = 0;
     for (uint32_t i = 0; i < q->palette_count; i++) {
-        if (near[i] <= threshold) list[n++] = (uint8_t)i;
+        if (near[i] > threshold) continue;
+        // insertion by least distance
+        uint32_t at = n;
+        while (at > 0 && distances[at - 1] > near[i]) {
+            distances[at] = distances[at - 1];
+            list[at] = list[at - 1];
+            at--;
+        }
+        distances[at] = near[i];
+        list[at] = (uint8_t)i;
+        n++;
     }
     q->cells[key] = (uint32_t)q->pool_length + 1;
     q->cell_counts[key] = (uint16_t)n;
     q->pool_length += n;
     *count = n;
+    *near_out = distances;
     return list;
 }
 
@@ -361,10 +381,13 @@ static inline uint32_t api_nearest(api_quantizer *q, int r, int g, int b) {
         if ((entry & 0xffffff) == rgb) return q->exact_index[slot];
     }
     uint32_t count = q->palette_count;
-    const uint8_t *candidates = api_cell_candidates(q, ((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3), &count);
+    const int32_t *near = NULL;
+    const uint8_t *candidates = api_cell_candidates(q, ((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3), &count, &near);
+    if (candidates == NULL) count = q->palette_count;
     uint32_t best = 0;
     int best_distance = 1 << 30;
     for (uint32_t k = 0; k < count; k++) {
+        if (candidates != NULL && near[k] >= best_distance) break;  // none after it can be nearer
         uint32_t i = candidates ? candidates[k] : k;
         const uint8_t *p = q->palette + i * 3;
         int dr = r - p[0], dg = g - p[1], db = b - p[2];
