@@ -44,7 +44,13 @@ extension VideoUtil {
     public func readFrame(
         for url: URL, at time: VideoFrameTime = .first, size: VideoFrameSize = .natural
     ) async throws -> VideoFrameRead {
-        let address = url.absoluteString
+        try await readFrame(address: url.absoluteString, at: time, size: size, limits: configuration.frameDecoder)
+    }
+
+    /// ``readFrame(for:at:size:)`` by the URL's text, under `limits` (a caller's own pixel budget).
+    package func readFrame(
+        address: String, at time: VideoFrameTime, size: VideoFrameSize, limits: VideoFrameDecoder.Configuration
+    ) async throws -> VideoFrameRead {
         let window = Int64(max(64 << 10, store.configuration.chunkSize))
         // the first window: the container's head, and the resource's length
         let first = try await read(address: address, byteRange: .bounded(0..<window))
@@ -56,7 +62,7 @@ extension VideoUtil {
         if let workers = configuration.frameWorkers {
             do {
                 frame = try await VideoFrameJob.run(
-                    on: workers, sourceSize: total, at: time, size: size, limits: configuration.frameDecoder
+                    on: workers, sourceSize: total, at: time, size: size, limits: limits
                 ) { offset, count in reader.read(offset: offset, count: count) }
             } catch {
                 // a read of ours that failed is why the worker failed
@@ -64,7 +70,7 @@ extension VideoUtil {
                 throw error
             }
         } else {
-            let decoder = VideoFrameDecoder(configuration: configuration.frameDecoder)
+            let decoder = VideoFrameDecoder(configuration: limits)
             let source = VideoFrameSource(size: total) { offset, count in reader.read(offset: offset, count: count) }
             let result: Result<VideoFrame, VideoFrameError> = await withCheckedContinuation { continuation in
                 // the decode blocks on its reads: never on the cooperative pool, which serves them
