@@ -12,6 +12,8 @@ final class ServerContext: Sendable {
     let video: VideoUtil
     /// Variants of video frames, read by range through ``video``'s chunk store.
     let videoFrames: VideoFrameVariants
+    /// Storyboards of videos, read by range through ``video``'s chunk store.
+    let storyboards: VideoStoryboards
     let metrics: ServerMetrics
     let jobs: PrefetchJobs
     let state = ServerState()
@@ -46,6 +48,7 @@ final class ServerContext: Sendable {
             logger: logger)
         self.video = video
         self.videoFrames = VideoFrameVariants(images: self.images, video: video)
+        self.storyboards = VideoStoryboards(images: self.images, video: video)
         self.jobs = PrefetchJobs(manager: manager, configuration: configuration, logger: logger)
         self.policy = FreshnessPolicy(configuration: manager.configuration.loader.freshness)
         self.origin = configuration.origin.flatMap(OriginURL.init)
