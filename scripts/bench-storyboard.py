@@ -8,12 +8,13 @@ origin on loopback serves the file and logs every response's body bytes.
 
 Prints one Markdown section: whole-process time (median and spread of the rounds, the
 contenders' order rotated each round, `sync` before each run), bytes and requests from the
-origin, and the goals of issue 31 met or not. Needs ASSETPIPE (the assetpipe executable; a release
+origin, and the goals of issue 31 met or not; then the service's answers from a cold cache (`assetpipe
+serve`): the poster `/v1/image?url=…&frame=0&w=320` and `/v1/storyboard?url=…&interval=10s&w=160`. Needs ASSETPIPE (the assetpipe executable; a release
 build for figures that mean anything). STORYBOARD_ROUNDS (default 3), STORYBOARD_BYTES (default
 1 GiB), STORYBOARD_CACHE (where the generated file is kept, default /tmp/assetpipe-bench-storyboard;
 it is made once with ffmpeg's test source, x264 and AAC, the index at the end).
 """
-import json, math, os, shutil, socket, statistics, subprocess, sys, tempfile, time
+import http.client, json, math, os, re, shutil, socket, statistics, subprocess, sys, tempfile, time, urllib.parse
 
 ASSETPIPE = os.environ["ASSETPIPE"]
 ROUNDS = int(os.environ.get("STORYBOARD_ROUNDS", "3"))
@@ -119,6 +120,43 @@ def run(name, n):
     return elapsed, fetched, requests, facts
 
 
+def serve_once(paths):
+    """Starts `assetpipe serve` over a new cache, GETs each of `paths` in turn, and returns for each
+    its status, time and the origin's body bytes meanwhile."""
+    cache = os.path.join(work, "serve-cache")
+    logpath = os.path.join(work, "serve.log")
+    server = subprocess.Popen([ASSETPIPE, "serve", "--host", "127.0.0.1", "--port", "0", "--allow-private", "--cache-dir", cache,
+                               "--log-level", "notice"], stdout=open(logpath + ".out", "w"), stderr=open(logpath, "w"))
+    try:
+        port, deadline = None, time.time() + 60
+        while port is None and time.time() < deadline:
+            if server.poll() is not None:
+                sys.exit("assetpipe serve exited: " + open(logpath).read()[-2000:])
+            for name in (logpath, logpath + ".out"):
+                found = re.search(r"listening on http://[^\s:]+:(\d+)", open(name).read())
+                port = int(found.group(1)) if found else port
+            time.sleep(0.1)
+        if port is None:
+            sys.exit("assetpipe serve logged no port")
+        answers = []
+        for path in paths:
+            offset = os.path.getsize(log)
+            start = time.monotonic()
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+            connection.request("GET", path)
+            response = connection.getresponse()
+            body = response.read()
+            elapsed = time.monotonic() - start
+            connection.close()
+            time.sleep(0.2)
+            answers.append((response.status, elapsed, origin_bytes_since(offset)[0], len(body)))
+        return answers
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        shutil.rmtree(cache, ignore_errors=True)
+
+
 names = ["ours", "ffmpeg", "ffmpeg-nokey"]
 times = {k: [] for k in names}
 fetched = {k: [] for k in names}
@@ -130,6 +168,9 @@ try:
             elapsed, got, count, made = run(name, n)
             times[name].append(elapsed); fetched[name].append(got); requests[name].append(count)
             facts = made or facts
+    quoted = urllib.parse.quote(url, safe="")
+    served = serve_once([f"/v1/image?url={quoted}&frame=0&w=320&format=jpeg",
+                         f"/v1/storyboard?url={quoted}&interval={INTERVAL}s&w={WIDTH}&columns={COLUMNS}"])
 finally:
     try:
         os.kill(int(open(os.path.join(work, "nginx.pid")).read()), 15)
@@ -155,10 +196,17 @@ print("| bytes from the origin | " + " | ".join(f"{mib(got[k]):.1f} MiB ({100 * 
 print("| origin requests | " + " | ".join(f"{statistics.median(requests[k]):.0f}" for k in names) + " |")
 if facts:
     print(f"\nOurs made {facts['tiles']} tiles of {facts['tileWidth']}x{facts['tileHeight']} in a {facts['width']}x{facts['height']} sprite.")
+print("\nThe service from a cold cache (`assetpipe serve`), one request each, in this order:\n")
+print("| request | status | time | bytes from the origin |")
+print("|---|---:|---:|---:|")
+for label, (status, elapsed, origin, _) in zip(["poster `/v1/image?url=…&frame=0&w=320&format=jpeg`",
+                                                f"`/v1/storyboard?url=…&interval={INTERVAL}s&w={WIDTH}` (VTT)"], served):
+    print(f"| {label} | {status} | {elapsed:.2f} s | {mib(origin):.1f} MiB ({100 * origin / size:.2f}%) |")
 print()
 goals = [
     ("storyboard fetches at most 5% of the file", got["ours"] <= 0.05 * size),
     ("storyboard time at or below ffmpeg -vf fps,scale,tile's", med["ours"] <= med["ffmpeg"]),
+    ("the poster via /v1/image costs at most 5% of the file", served[0][0] == 200 and served[0][2] <= 0.05 * size),
 ]
 print("| goal (issue 31) | |")
 print("|---|---|")
