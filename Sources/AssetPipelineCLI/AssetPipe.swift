@@ -19,6 +19,7 @@ struct AssetPipe: AsyncParsableCommand {
             LottieCommand.self,
             PrefetchCommand.self,
             RangeCommand.self,
+            StoryboardCommand.self,
             ServeCommand.self,
             SignCommand.self,
             WorkerCommand.self,

@@ -14,6 +14,7 @@ struct WorkerCommand: ParsableCommand {
         discussion: """
             Jobs: \(LottieFrameJob.name) (a frame of a checked Lottie animation, rendered with rlottie); \
             \(VideoFrameJob.name) (a video frame decoded with FFmpeg, its bytes read from the pool); \
+            \(VideoStoryboardJob.name) (a storyboard's tiles, read the same way); \
             \(ImageTransformJob.name) and \(ImageDecodeJob.name) (a variant or a decode of a HEIF, AVIF, \
             TIFF, SVG or JPEG XL image).
             The pool sets ASSETPIPE_WORKER_MEMORY_LIMIT (bytes of address space) and kills a worker
@@ -24,6 +25,7 @@ struct WorkerCommand: ParsableCommand {
     func run() throws {
         WorkerLoop.serve([
             LottieFrameJob.name: LottieFrameJob.handle, VideoFrameJob.name: VideoFrameJob.handle,
+            VideoStoryboardJob.name: VideoStoryboardJob.handle,
             ImageTransformJob.name: ImageTransformJob.handle, ImageDecodeJob.name: ImageDecodeJob.handle,
         ])
     }

@@ -135,7 +135,7 @@ public struct VideoFrameDecoder: Sendable {
             bytesRead: frame.bytes_read, packets: Int(frame.packets))
     }
 
-    private static func code(of status: Int32) -> VideoFrameError.Code {
+    static func code(of status: Int32) -> VideoFrameError.Code {
         switch UInt32(bitPattern: status) {
         case AVF_ERR_CONTAINER.rawValue: .notAVideo
         case AVF_ERR_NO_VIDEO.rawValue: .noVideoStream
@@ -149,7 +149,7 @@ public struct VideoFrameDecoder: Sendable {
         }
     }
 
-    private static func text<T>(_ tuple: T) -> String {
+    static func text<T>(_ tuple: T) -> String {
         withUnsafeBytes(of: tuple) { bytes in
             String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }

@@ -24,8 +24,9 @@ extension Prefetcher {
     }
 
     /// Makes `transforms` of the source at `url` (or has the tier node make them); returns how many
-    /// were made or warmed.
-    func warmVariants(_ transforms: [ImageTransform], of url: String) async throws -> Int {
+    /// were made or warmed. A frame of a video (`kind`) is read by range through the chunk store
+    /// (``VideoFrameVariants``), never loaded whole as an image source.
+    func warmVariants(_ transforms: [ImageTransform], of url: String, kind: AssetKind?) async throws -> Int {
         let location = try AssetRequest.location(url)
         var count = 0
         for transform in transforms {
@@ -39,7 +40,14 @@ extension Prefetcher {
                 }
             } else {
                 for accepted in auto ? Self.warmedAcceptClasses.map(\.formats) : [nil] {
-                    _ = try await images.variant(for: location, transform: transform, accepting: accepted, options: .init(strategy: configuration.strategy))
+                    let options = ImageUtil.Options(strategy: configuration.strategy)
+                    if kind == .video, transform.frame != nil,
+                        try await videoFrames.variant(for: url, transform: transform, accepting: accepted, options: options) != nil
+                    {
+                        count += 1
+                        continue
+                    }
+                    _ = try await images.variant(for: location, transform: transform, accepting: accepted, options: options)
                     count += 1
                 }
             }

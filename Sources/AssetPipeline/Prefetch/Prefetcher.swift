@@ -38,6 +38,8 @@ public final class Prefetcher: Sendable {
     let images: ImageUtil
     let animations: LottieUtil
     let videos: VideoUtil
+    /// The variants of video frames, read by range (`--variant frame=...` of a video).
+    let videoFrames: VideoFrameVariants
 
     /// Creates a prefetcher over `manager`'s loader and caches.
     public init(manager: AssetsManager, configuration: Configuration = Configuration()) {
@@ -50,7 +52,9 @@ public final class Prefetcher: Sendable {
         var imageConfiguration = ImageUtil.Configuration()
         imageConfiguration.decodeWorkers = configuration.imageWorkers
         images = ImageUtil(manager: manager, configuration: imageConfiguration, lottie: animations)
-        videos = VideoUtil(manager: manager)
+        // a video's frames decode where a Lottie frame renders (`assetpipe worker` serves both)
+        videos = VideoUtil(manager: manager, configuration: .init(frameWorkers: configuration.lottie.renderWorkers))
+        videoFrames = VideoFrameVariants(images: images, video: videos)
     }
 
     /// The counts so far (``PrefetchSummary/elapsedSeconds`` up to now).
@@ -142,7 +146,7 @@ public final class Prefetcher: Sendable {
         let transforms = Self.variants(configuration.variants, of: result.kind, named: kind)
         guard !transforms.isEmpty, result.failure == nil else { return result }
         do {
-            result.variants = try await warmVariants(transforms, of: url)
+            result.variants = try await warmVariants(transforms, of: url, kind: result.kind)
         } catch let error where !(error is CancellationError) {
             result.failure = PrefetchResult.Failure(code: "variant_failed", message: "a variant could not be made: \(error)")
         }

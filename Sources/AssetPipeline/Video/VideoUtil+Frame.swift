@@ -44,7 +44,13 @@ extension VideoUtil {
     public func readFrame(
         for url: URL, at time: VideoFrameTime = .first, size: VideoFrameSize = .natural
     ) async throws -> VideoFrameRead {
-        let address = url.absoluteString
+        try await readFrame(address: url.absoluteString, at: time, size: size, limits: configuration.frameDecoder)
+    }
+
+    /// ``readFrame(for:at:size:)`` by the URL's text, under `limits` (a caller's own pixel budget).
+    package func readFrame(
+        address: String, at time: VideoFrameTime, size: VideoFrameSize, limits: VideoFrameDecoder.Configuration
+    ) async throws -> VideoFrameRead {
         let window = Int64(max(64 << 10, store.configuration.chunkSize))
         // the first window: the container's head, and the resource's length
         let first = try await read(address: address, byteRange: .bounded(0..<window))
@@ -56,7 +62,7 @@ extension VideoUtil {
         if let workers = configuration.frameWorkers {
             do {
                 frame = try await VideoFrameJob.run(
-                    on: workers, sourceSize: total, at: time, size: size, limits: configuration.frameDecoder
+                    on: workers, sourceSize: total, at: time, size: size, limits: limits
                 ) { offset, count in reader.read(offset: offset, count: count) }
             } catch {
                 // a read of ours that failed is why the worker failed
@@ -64,7 +70,7 @@ extension VideoUtil {
                 throw error
             }
         } else {
-            let decoder = VideoFrameDecoder(configuration: configuration.frameDecoder)
+            let decoder = VideoFrameDecoder(configuration: limits)
             let source = VideoFrameSource(size: total) { offset, count in reader.read(offset: offset, count: count) }
             let result: Result<VideoFrame, VideoFrameError> = await withCheckedContinuation { continuation in
                 // the decode blocks on its reads: never on the cooperative pool, which serves them
@@ -86,9 +92,9 @@ extension VideoUtil {
 }
 
 /// The decoder's view of a video: positional reads, answered from one window read through the
-/// util: a chunk, or up to 8 when the reads go straight on. It blocks its caller (the decoding thread, or the worker
+/// util: a chunk, or up to `maxRun` (8 by default) when the reads go straight on. It blocks its caller (the decoding thread, or the worker
 /// pool's exchange thread) while a window is read on the cooperative pool.
-private final class FrameSourceReader: Sendable {
+final class FrameSourceReader: Sendable {
     private struct State {
         var start: Int64
         var bytes: Data
@@ -102,10 +108,12 @@ private final class FrameSourceReader: Sendable {
     private let address: String
     private let window: Int64
     private let size: Int64
+    private let maxRun: Int64
     private let state: Mutex<State>
 
-    init(util: VideoUtil, address: String, window: Int64, size: Int64, first: VideoReadResult) {
+    init(util: VideoUtil, address: String, window: Int64, size: Int64, first: VideoReadResult, maxRun: Int64 = 8) {
         self.util = util
+        self.maxRun = max(1, maxRun)
         self.address = address
         self.window = window
         self.size = size
@@ -124,11 +132,11 @@ private final class FrameSourceReader: Sendable {
         if offset >= size || count == 0 { return [] }
         if let bytes = state.withLock({ Self.slice($0, offset, count) }) { return bytes }
         // a read where the last window ended is the decoder going through packets: the window
-        // doubles (to 8 chunks), so a run of packets costs a few requests, not one per chunk
+        // doubles (to `maxRun` chunks), so a run of packets costs a few requests, not one per chunk
         let start = offset / window * window
         let length = state.withLock { state -> Int64 in
             let sequential = state.start + Int64(state.bytes.count) == start
-            state.run = sequential ? min(state.run * 2, 8) : 1
+            state.run = sequential ? min(state.run * 2, maxRun) : 1
             return window * state.run
         }
         let range = start..<min(size, start + length)

@@ -37,6 +37,12 @@ struct VariantEndpoint: Sendable {
             context.metrics.recordVariantLookup("memory")
             return hot.reply(to: incoming, now: context.now, cacheStatus: "memory")
         }
+        // a frame of a video: read by range through the chunk store, never loaded whole
+        if transform.frame != nil, let reply = try await VideoFrameEndpoint(context: context).answer(
+            incoming, target: target, accepted: accepted, memoryKey: memoryKey, hot: hot, askedPixels: askedPixels)
+        {
+            return reply
+        }
         var request = AssetRequest(url: try AssetRequest.location(target.source), kind: .image)
         request.headers = ClientDirectives.cacheDirectives(of: incoming)
         let response = try await context.load(request)

@@ -10,6 +10,10 @@ final class ServerContext: Sendable {
     let images: ImageUtil
     let lottie: LottieUtil
     let video: VideoUtil
+    /// Variants of video frames, read by range through ``video``'s chunk store.
+    let videoFrames: VideoFrameVariants
+    /// Storyboards of videos, read by range through ``video``'s chunk store.
+    let storyboards: VideoStoryboards
     let metrics: ServerMetrics
     let jobs: PrefetchJobs
     let state = ServerState()
@@ -35,7 +39,16 @@ final class ServerContext: Sendable {
         let lottie = LottieUtil(manager: manager, configuration: configuration.lottie)
         self.lottie = lottie
         self.images = ImageUtil(manager: manager, configuration: images, lottie: lottie)
-        self.video = VideoUtil(manager: manager, configuration: .init(readAheadChunks: configuration.readAheadChunks), logger: logger)
+        // a video's frames decode where a Lottie frame renders (`assetpipe worker` serves both)
+        let video = VideoUtil(
+            manager: manager,
+            configuration: .init(
+                readAheadChunks: configuration.readAheadChunks, frameWorkers: configuration.lottie.renderWorkers,
+                frameDecoder: .init(maxPixels: configuration.images.maxSourcePixels)),
+            logger: logger)
+        self.video = video
+        self.videoFrames = VideoFrameVariants(images: self.images, video: video)
+        self.storyboards = VideoStoryboards(images: self.images, video: video)
         self.jobs = PrefetchJobs(manager: manager, configuration: configuration, logger: logger)
         self.policy = FreshnessPolicy(configuration: manager.configuration.loader.freshness)
         self.origin = configuration.origin.flatMap(OriginURL.init)

@@ -16,7 +16,7 @@ final class ServerResponder: Sendable {
 
     /// The endpoints, by the label their metrics carry.
     enum Endpoint: String, Sendable, CaseIterable {
-        case asset, image, lottie, prefetch, prefetchJob = "prefetch_job", cacheStats = "cache_stats"
+        case asset, image, lottie, storyboard, prefetch, prefetchJob = "prefetch_job", cacheStats = "cache_stats"
         case cachePrune = "cache_prune", cachePurge = "cache_purge", metrics, healthz, readyz, proxy, notFound = "not_found"
     }
 
@@ -70,6 +70,7 @@ final class ServerResponder: Sendable {
         case "/v1/asset": return .asset
         case "/v1/image": return .image
         case "/v1/lottie": return .lottie
+        case "/v1/storyboard": return .storyboard
         case "/v1/prefetch": return .prefetch
         case "/v1/cache/stats": return .cacheStats
         case "/v1/cache/prune": return .cachePrune
@@ -115,6 +116,8 @@ final class ServerResponder: Sendable {
         case .asset: return try await withRequestDeadline { try await AssetEndpoint(context: self.context).answer(incoming) }
         case .image: return try await withRequestDeadline { try await ImageEndpoint(context: self.context).answer(incoming) }
         case .lottie: return try await withRequestDeadline { try await LottieEndpoint(context: self.context).answer(incoming) }
+        case .storyboard:
+            return try await withRequestDeadline { try await StoryboardEndpoint(context: self.context).answer(incoming) }
         case .cacheStats: return try await AdminEndpoints(context: context).stats()
         case .metrics: return HealthEndpoints(context: context).metrics()
         case .healthz: return HealthEndpoints(context: context).alive()

@@ -6,6 +6,7 @@
 // convert it to RGBA with swscale, as `ffmpeg -ss T -i FILE -frames:v 1` does. FFmpeg reports
 // failures as return codes (it never longjmps or throws); each becomes a status and a message.
 // Only the MP4/QuickTime and Matroska/WebM demuxers and a list of common video decoders run.
+// avf_storyboard.h's entry point makes a sheet of small frames at an interval in one open.
 #ifndef CASSETVIDEOFRAME_H
 #define CASSETVIDEOFRAME_H
 

@@ -92,6 +92,7 @@ let jobs: [String: WorkerLoop.Job] = [
     ImageDecodeJob.name: imageJob(ImageDecodeJob.handle),
     LottieFrameJob.name: frameJob(),
     VideoFrameJob.name: videoJob,
+    VideoStoryboardJob.name: VideoStoryboardJob.handle,
     "read": read,
     "echo": { payload in payload },
     "pid": { _ in Array(String(getpid()).utf8) },
