@@ -92,10 +92,10 @@ struct S3CommandTests {
         #expect(origins == ["transformed", "derivedStore"])
         #expect(outputs[0] == outputs[1])
 
-        // the store's lifetime: a day keeps the variant, 0 seconds removes it
+        // the store's lifetime: a day keeps the variant, 0 seconds removes it and the source's record
         let dir = try CLIFixtures.temporaryDirectory("s3")
         defer { try? FileManager.default.removeItem(at: dir) }
-        for (age, removed) in [("86400", 0), ("0", 1)] {
+        for (age, removed) in [("86400", 0), ("0", 2)] {
             let prune = try await assetpipeAsync(
                 ["cache", "prune", "--cache-dir", dir.path, "--max-age", age, "--derived-store", store, "--json"], environment: environment)
             #expect(prune.status == 0, "\(prune.stderr)")

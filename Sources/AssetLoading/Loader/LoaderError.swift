@@ -29,12 +29,18 @@ public struct LoaderError: Error, Sendable, Equatable, CustomStringConvertible {
     public let underlying: (any Error)?
     /// The delay a `429` or `503` asked for with `Retry-After`, used by the retry loop.
     let retryAfter: Duration?
+    /// The object store's own error code, for an ``http(_:)`` error from S3 (its `<Code>`:
+    /// `NoSuchKey`, `AccessDenied`, `SignatureDoesNotMatch`, `RequestTimeTooSkewed`,
+    /// `ExpiredToken`, `SlowDown`...; for a `HEAD`, which has no body, the usual code of the
+    /// status); nil for other errors.
+    public let s3Code: String?
 
-    private init(_ code: Code, _ message: String, underlying: (any Error)? = nil, retryAfter: Duration? = nil) {
+    private init(_ code: Code, _ message: String, underlying: (any Error)? = nil, retryAfter: Duration? = nil, s3Code: String? = nil) {
         self.code = code
         self.message = message
         self.underlying = underlying
         self.retryAfter = retryAfter
+        self.s3Code = s3Code
     }
 
     /// The origin answered with an error status (or a status the loader cannot use).
@@ -74,8 +80,10 @@ public struct LoaderError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let shutdown = LoaderError(.shutdown, "the loader is shut down")
 
     /// The same code with another message and cause.
-    package func with(message: String? = nil, underlying: (any Error)? = nil, retryAfter: Duration? = nil) -> LoaderError {
-        LoaderError(self.code, message ?? self.message, underlying: underlying ?? self.underlying, retryAfter: retryAfter ?? self.retryAfter)
+    package func with(message: String? = nil, underlying: (any Error)? = nil, retryAfter: Duration? = nil, s3Code: String? = nil) -> LoaderError {
+        LoaderError(
+            self.code, message ?? self.message, underlying: underlying ?? self.underlying, retryAfter: retryAfter ?? self.retryAfter,
+            s3Code: s3Code ?? self.s3Code)
     }
 
     /// The HTTP status for ``http(_:)`` errors.

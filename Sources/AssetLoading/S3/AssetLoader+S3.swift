@@ -22,9 +22,9 @@ extension AssetLoader {
             throw LoaderError.forbiddenDestination.with(message: "the bucket \(location.bucket) is not an allowed bucket")
         }
         let client = S3Client(configuration: configuration, httpClient: self.clients.shared, logger: self.logger)
-        let response = try await client.exchange(request.method, location, headers: request.headers, deadline: deadline)
         // a 416 goes back as it came: its Content-Range tells a range reader the length
-        guard response.status.code >= 400, response.status != .rangeNotSatisfiable else { return response }
-        throw await client.failure(response, method: request.method, location: location)
+        return try await client.checkedExchange(request.method, location, headers: request.headers, deadline: deadline) {
+            $0 == .rangeNotSatisfiable
+        }
     }
 }

@@ -1,3 +1,11 @@
+import AssetStorage
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 extension S3Client {
     /// Where the objects are and who asks for them.
     public struct Configuration: Sendable {
@@ -26,14 +34,28 @@ extension S3Client {
         /// The retries of the client's own operations (`PUT`, `HEAD`, the parts of an upload). Default
         /// ``AssetLoader/RetryPolicy/init(maxAttempts:baseDelay:multiplier:maxDelay:jitter:maxRetryAfter:)``.
         public var retry: AssetLoader.RetryPolicy
+        /// The clock requests are signed by (`X-Amz-Date`). Default `SystemClock`.
+        public var clock: any CacheClock
+        /// Whether a request the store refuses because the clock is off (`RequestTimeTooSkewed`,
+        /// `RequestExpired`, `RequestInTheFuture`, or another 401/403 while the store's `Date` is
+        /// more than 4 minutes from the clock) is signed again, once, by the store's `Date`, and the
+        /// offset kept for the requests that follow, as the AWS SDKs (Java, Go, JavaScript) do: a
+        /// host whose clock drifted keeps working instead of failing every request. A wrong secret
+        /// with a right clock is never retried. Default true.
+        public var correctsClockSkew: Bool
+        /// The offset learned from the store's `Date`, shared by the copies of this configuration.
+        let skew = ClockSkew()
 
         /// Creates a configuration; the parameters not given default to the values documented on
         /// their properties.
         public init(
             endpoint: String, region: String = "us-east-1", credentials: S3Credentials, addressing: Addressing = .path,
             partSize: Int = 8 * 1024 * 1024, multipartThreshold: Int = 16 * 1024 * 1024,
-            retry: AssetLoader.RetryPolicy = AssetLoader.RetryPolicy()
+            retry: AssetLoader.RetryPolicy = AssetLoader.RetryPolicy(), clock: any CacheClock = SystemClock(),
+            correctsClockSkew: Bool = true
         ) {
+            self.clock = clock
+            self.correctsClockSkew = correctsClockSkew
             self.endpoint = endpoint
             self.region = region
             self.credentials = credentials
@@ -42,5 +64,8 @@ extension S3Client {
             self.multipartThreshold = multipartThreshold
             self.retry = retry
         }
+
+        /// The time a request is signed with: the clock, corrected by the offset learned from the store.
+        var signingDate: Date { self.clock.now.addingTimeInterval(self.skew.offset) }
     }
 }

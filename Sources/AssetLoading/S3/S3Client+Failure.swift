@@ -8,8 +8,8 @@ import Foundation
 #endif
 
 extension S3Client {
-    /// The typed error of an error answer: ``LoaderError/http(_:)`` with S3's `<Code>` and `<Message>`
-    /// in the message (never the rest of the body, which for `SignatureDoesNotMatch` holds the string
+    /// The typed error of an error answer: ``LoaderError/http(_:)`` with S3's `<Code>` as its
+    /// ``LoaderError/s3Code`` and, with the `<Message>`, in the message (never the rest of the body, which for `SignatureDoesNotMatch` holds the string
     /// signed), and the `Retry-After` of a `503 SlowDown`.
     func failure(_ response: HTTPClientResponse, method: HTTPMethod, location: S3Location) async -> LoaderError {
         let status = Int(response.status.code)
@@ -21,7 +21,7 @@ extension S3Client {
             message += ": \(detail)"
         }
         let retryAfter = AssetLoader.RetryPolicy.retryAfter(response.headers.first(name: "Retry-After"), now: Date())
-        return LoaderError.http(status).with(message: message, retryAfter: retryAfter)
+        return LoaderError.http(status).with(message: message, retryAfter: retryAfter, s3Code: code)
     }
 
     /// A `HEAD` answer has no body: S3's code for the usual statuses.

@@ -45,15 +45,15 @@ public struct S3Client: Sendable {
     /// `Content-Type`, `Content-MD5` and `x-amz-*` are signed, the others sent as they are.
     ///
     /// Returns the response for a status under 400 (`200`, `206`, `304`); throws
-    /// ``LoaderError/http(_:)`` for the others (their body read and dropped), a ``LoaderError`` when
-    /// the exchange fails.
+    /// ``LoaderError/http(_:)`` for the others (their body read and dropped, S3's code in
+    /// ``LoaderError/s3Code``), a ``LoaderError`` when the exchange fails. A refusal because the
+    /// clock is off is signed again once by the store's clock
+    /// (``Configuration-swift.struct/correctsClockSkew``).
     public func send(
         _ method: HTTPMethod, _ location: S3Location, query: [(String, String)] = [], headers: HTTPHeaders = [:],
         body: [UInt8]? = nil, deadline: NIODeadline
     ) async throws(LoaderError) -> HTTPClientResponse {
-        let response = try await self.exchange(method, location, query: query, headers: headers, body: body, deadline: deadline)
-        guard response.status.code >= 400 else { return response }
-        throw await self.failure(response, method: method, location: location)
+        try await self.checkedExchange(method, location, query: query, headers: headers, body: body, deadline: deadline)
     }
 
     /// ``send(_:_:query:headers:body:deadline:)`` answering every status.
@@ -75,7 +75,7 @@ public struct S3Client: Sendable {
         signing.append(("x-amz-content-sha256", payloadHash))
         let signer = SigV4Signer(credentials: self.configuration.credentials, region: self.configuration.region)
         let signed = signer.sign(
-            method: method.rawValue, path: address.path, query: query, headers: signing, payloadHash: payloadHash, date: Date())
+            method: method.rawValue, path: address.path, query: query, headers: signing, payloadHash: payloadHash, date: self.configuration.signingDate)
         request.headers.replaceOrAdd(name: "Host", value: address.host)
         request.headers.replaceOrAdd(name: "x-amz-content-sha256", value: payloadHash)
         for field in signed.fields {

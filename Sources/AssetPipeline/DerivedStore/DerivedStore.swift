@@ -65,18 +65,24 @@ public final class DerivedStore: Sendable {
         public var hits = 0
         /// Reads that did not (missing, or the store failed or was slow).
         public var misses = 0
-        /// Variants written.
+        /// Objects written (variants and source records).
         public var written = 0
         /// Writes that failed.
         public var failed = 0
-        /// Variants not written because ``Configuration-swift.struct/maxPendingWrites`` were pending.
+        /// Objects not written because ``Configuration-swift.struct/maxPendingWrites`` were pending.
         public var dropped = 0
+        /// Source records read that were found (``DerivedStore/sourceRecord(forCacheKey:)``).
+        public var recordHits = 0
+        /// Source records read that were missing, unreadable, or the store failed or was slow.
+        public var recordMisses = 0
     }
 
     private struct State {
         var statistics = Statistics()
         var pending: [Int: Task<Void, Never>] = [:]
         var next = 0
+        /// The source records written (``recordSource(_:)``), so that each is sent once.
+        var recordedSources = Set<String>()
     }
 
     /// Where the store is and how long it may take.
@@ -106,19 +112,23 @@ public final class DerivedStore: Sendable {
     /// The stored bytes and `Content-Type` of a variant; nil when it is missing, larger than
     /// `maxBytes`, or the store fails or takes longer than the read timeout (never thrown).
     func read(variantKey: String, maxBytes: Int) async -> (data: Data, contentType: String)? {
-        let location = self.location(forVariantKey: variantKey)
+        let found = await self.get(self.location(forVariantKey: variantKey), maxBytes: maxBytes)
+        self.state.withLock { state in
+            if found != nil { state.statistics.hits += 1 } else { state.statistics.misses += 1 }
+        }
+        return found
+    }
+
+    /// The bytes and `Content-Type` of the object at `location`; nil when it is missing, larger
+    /// than `maxBytes`, or the store fails or takes longer than the read timeout (never thrown).
+    func get(_ location: S3Location, maxBytes: Int) async -> (data: Data, contentType: String)? {
         let deadline = NIODeadline.now() + Self.timeAmount(self.configuration.readTimeout)
         do {
             let response = try await self.client.send(.GET, location, deadline: deadline)
-            guard response.status == .ok, let contentType = response.headers.first(name: "Content-Type") else {
-                self.state.withLock { $0.statistics.misses += 1 }
-                return nil
-            }
+            guard response.status == .ok, let contentType = response.headers.first(name: "Content-Type") else { return nil }
             let body = try await response.body.collect(upTo: maxBytes)
-            self.state.withLock { $0.statistics.hits += 1 }
             return (Data(body.readableBytesView), contentType)
         } catch {
-            self.state.withLock { $0.statistics.misses += 1 }
             if (error as? LoaderError)?.status != 404 {
                 self.logger.debug("derived store read failed", metadata: ["object": "\(location)", "error": "\(error)"])
             }
@@ -126,12 +136,26 @@ public final class DerivedStore: Sendable {
         }
     }
 
+    /// Counts a source record read (``sourceRecord(forCacheKey:)``).
+    func countRecordRead(found: Bool) {
+        self.state.withLock { state in
+            if found { state.statistics.recordHits += 1 } else { state.statistics.recordMisses += 1 }
+        }
+    }
+
     /// Writes a variant in the background, unless ``Configuration-swift.struct/maxPendingWrites``
     /// are pending; returns at once.
     func write(variantKey: String, data: Data, contentType: String) {
-        let location = self.location(forVariantKey: variantKey)
+        self.put(self.location(forVariantKey: variantKey), body: Array(data), contentType: contentType)
+    }
+
+    /// Puts `body` at `location` in the background, unless ``Configuration-swift.struct/maxPendingWrites``
+    /// are pending (then counted as dropped); returns at once. `admit` runs under the lock first and
+    /// may refuse the write (returning false), uncounted.
+    func put(_ location: S3Location, body: [UInt8], contentType: String, admit: ((inout Set<String>) -> Bool)? = nil) {
         let timeout = Self.timeAmount(self.configuration.writeTimeout)
         self.state.withLock { state in
+            if let admit, !admit(&state.recordedSources) { return }
             guard state.pending.count < max(1, self.configuration.maxPendingWrites) else {
                 state.statistics.dropped += 1
                 return
@@ -141,7 +165,7 @@ public final class DerivedStore: Sendable {
             state.pending[id] = Task {
                 var ok = true
                 do {
-                    try await self.client.put(location, body: Array(data), contentType: contentType, deadline: .now() + timeout)
+                    try await self.client.put(location, body: body, contentType: contentType, deadline: .now() + timeout)
                 } catch {
                     ok = false
                     self.logger.debug("derived store write failed", metadata: ["object": "\(location)", "error": "\(error)"])

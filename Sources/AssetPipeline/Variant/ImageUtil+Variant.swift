@@ -79,6 +79,9 @@ extension ImageUtil {
         let key = VariantKey.key(
             sourceKey: response.cacheKey, validator: validator, transform: transform, accepted: accepted,
             renderer: configuration.rendererVersion)
+        if let store = variants.derived, let metadata = response.metadata {
+            store.recordSource(metadata)
+        }
         return VariantRequest(
             source: response, transform: transform, accepted: accepted, validator: validator, key: key, options: options,
             sourceData: sourceData)
@@ -119,17 +122,7 @@ extension ImageUtil {
         let transform = request.transform, accepted = request.accepted
         let processor = ImageProcessor(configuration: processorConfiguration(options))
         let disk = manager.diskCache
-        if options.strategy != .networkOnly,
-            let stored = try? await manager.runIO({ () -> (Data, CacheMetadata)? in
-                guard let metadata = try disk.metadata(forKey: key), let data = try disk.data(forKey: key) else { return nil }
-                return (data, metadata)
-            }),
-            let contentType = stored.1.contentType, let facts = VariantKey.parse(contentType: contentType)
-        {
-            let variant = ImageVariant(
-                data: stored.0, format: facts.format, width: facts.width, height: facts.height, key: key,
-                sourceValidator: validator, origin: .disk)
-            variants.memory.set(variant, forKey: key, cost: variant.cost)
+        if options.strategy != .networkOnly, let variant = await diskVariant(request) {
             return variant
         }
         if options.strategy != .networkOnly, let shared = try await sharedVariant(request) {
@@ -194,6 +187,21 @@ extension ImageUtil {
         if let contentType = info.contentType {
             variants.derived?.write(variantKey: key, data: variant.data, contentType: contentType)
         }
+        return variant
+    }
+
+    /// The variant a ``VariantRequest`` names from the disk cache's derived entry, kept in memory
+    /// too; nil when there is none (or it cannot be read).
+    func diskVariant(_ request: VariantRequest) async -> ImageVariant? {
+        let disk = manager.diskCache, key = request.key
+        guard let stored = try? await manager.runIO({ () -> (Data, CacheMetadata)? in
+            guard let metadata = try disk.metadata(forKey: key), let data = try disk.data(forKey: key) else { return nil }
+            return (data, metadata)
+        }), let contentType = stored.1.contentType, let facts = VariantKey.parse(contentType: contentType) else { return nil }
+        let variant = ImageVariant(
+            data: stored.0, format: facts.format, width: facts.width, height: facts.height, key: key,
+            sourceValidator: request.validator, origin: .disk)
+        variants.memory.set(variant, forKey: key, cost: variant.cost)
         return variant
     }
 

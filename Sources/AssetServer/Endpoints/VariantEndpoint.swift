@@ -13,7 +13,9 @@ import NIOCore
 /// `Last-Modified`, `Cache-Control` and `Expires` with an `Age`, and `Vary: Accept` for
 /// `format=auto`.
 ///
-/// - A fresh served variant in memory answers without a load (``ServedVariant``); otherwise the
+/// - A fresh served variant in memory answers without a load (``ServedVariant``); with a derived
+///   store, a source this node has not stored whose record there is fresh answers from the store
+///   (``ImageUtil/storedVariant(for:transform:accepting:options:headers:)``); otherwise the
 ///   source goes through the loader (fresh, revalidated or fetched), which names the variant, and a
 ///   conditional request is answered 304 before the variant is made.
 /// - Making waits at most ``AssetServer/ImageService/transformTimeout`` (503
@@ -45,14 +47,26 @@ struct VariantEndpoint: Sendable {
         }
         var request = AssetRequest(url: try AssetRequest.location(target.source), kind: .image)
         request.headers = ClientDirectives.cacheDirectives(of: incoming)
-        let response = try await context.load(request)
         var options = ImageUtil.Options()
         options.pixelBudget = service.maxSourcePixels
-        if let askedPixels {
-            options.pixelBudget = min(askedPixels, service.maxSourcePixels)
-            if transform.frame == nil { try await checkSourcePixels(of: response, against: options.pixelBudget) }
+        // a source this node has not seen, still fresh by its record in the derived store, whose
+        // variant is there: answered with no origin request and no transform
+        let shared = askedPixels == nil
+            ? await context.images.storedVariant(
+                for: request.url, transform: transform, accepting: accepted, options: options, headers: request.headers)
+            : nil
+        let response: AssetResponse
+        let named: VariantRequest
+        if let shared {
+            (response, named) = (shared.request.source, shared.request)
+        } else {
+            response = try await context.load(request)
+            if let askedPixels {
+                options.pixelBudget = min(askedPixels, service.maxSourcePixels)
+                if transform.frame == nil { try await checkSourcePixels(of: response, against: options.pixelBudget) }
+            }
+            named = try await context.images.variantRequest(source: response, transform: transform, accepting: accepted, options: options)
         }
-        let named = try await context.images.variantRequest(source: response, transform: transform, accepting: accepted, options: options)
         let stored = response.metadata?.http.map(StoredResponse.init)
         let now = context.now
         let cacheStatus = ServerContext.cacheStatus(of: response.outcome)
@@ -74,13 +88,18 @@ struct VariantEndpoint: Sendable {
                 return .empty(outcome == .notModified ? .notModified : .preconditionFailed, fields: fields)
             }
         }
-        if context.images.cachedVariant(for: named) == nil,
+        if shared == nil, context.images.cachedVariant(for: named) == nil,
             let stored = try await storedLargeVariant(named, incoming: incoming, headers: headers, lastModified: lastModified, now: now)
         {
             context.metrics.recordVariantLookup("disk")
             return stored
         }
-        let variant = try await make(named, timeout: service.transformTimeout, retryAfter: service.retryAfterSeconds)
+        let variant: ImageVariant
+        if let shared {
+            variant = shared.variant
+        } else {
+            variant = try await make(named, timeout: service.transformTimeout, retryAfter: service.retryAfterSeconds)
+        }
         context.metrics.recordVariantLookup(variant.origin == .transformed ? "miss" : variant.origin.rawValue)
         var fields = Self.fields(of: named, image: (variant.format, variant.width, variant.height), headers: headers)
         let body = ByteBuffer(bytes: variant.data)

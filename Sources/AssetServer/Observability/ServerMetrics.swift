@@ -34,7 +34,7 @@ final class ServerMetrics: Sendable {
     private let decodes = Mutex<[String: DurationHistogram]>([:])
     private let transforms = Mutex<[String: Counter]>([:])
     private let transformDurations: DurationHistogram
-    /// Variant lookups by result: memory, disk, miss.
+    /// Variant lookups by result: memory, disk, derivedStore, miss.
     private let variantLookups: [String: Counter]
     private let refusals = Mutex<[String: Counter]>([:])
     private let scraped = Mutex(Scraped())
@@ -86,7 +86,7 @@ final class ServerMetrics: Sendable {
         static var transformDuration: MetricNameDescriptor { descriptor(
             "image_transform_duration", "seconds", "Time to make an image variant, a wait for a turn of the transform queue included.") }
         static var variantLookups: MetricNameDescriptor { descriptor(
-            "image_variant_lookups", "total", "Image variant requests by where the variant came from (memory, disk, miss).") }
+            "image_variant_lookups", "total", "Image variant requests by where the variant came from (memory, disk, derivedStore, miss).") }
         static var refusals: MetricNameDescriptor { descriptor("image_refusals", "total", "Image service requests answered with an error, by error code.") }
         static var workersStarted: MetricNameDescriptor { descriptor("render_workers_started", "total", "Render worker processes started (a crashed or killed one is replaced).") }
         static var renderJobs: MetricNameDescriptor { descriptor(
@@ -132,7 +132,7 @@ final class ServerMetrics: Sendable {
         coalesced = registry.makeCounter(descriptor: Name.coalesced)
         transformDurations = registry.makeDurationHistogram(descriptor: Name.transformDuration, buckets: Self.latencyBuckets)
         var variantLookups: [String: Counter] = [:]
-        for result in ["memory", "disk", "miss"] {
+        for result in ["memory", "disk", "derivedStore", "miss"] {
             variantLookups[result] = registry.makeCounter(descriptor: Name.variantLookups, labels: [("result", result)])
         }
         self.variantLookups = variantLookups
@@ -144,7 +144,7 @@ final class ServerMetrics: Sendable {
         transformDurations.record(.nanoseconds(Int64(seconds * 1e9)))
     }
 
-    /// Counts a variant request by where its variant came from: `memory`, `disk` or `miss`.
+    /// Counts a variant request by where its variant came from: `memory`, `disk`, `derivedStore` or `miss`.
     func recordVariantLookup(_ result: String) {
         variantLookups[result]?.increment()
     }
