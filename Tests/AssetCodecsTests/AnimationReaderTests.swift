@@ -63,6 +63,35 @@ struct AnimationReference: CustomTestStringConvertible, Sendable {
         #expect(throws: CodecError.tooLarge) { try AnimationReader(data, limits: .init(maxTotalPixels: 100)) }
     }
 
+    /// A GIF of `frames` frames of 1x1 on a `side` x `side` screen, each frame 1x1 at (0, 0).
+    static func tinyFrames(_ frames: Int, screen side: UInt16 = 1) -> [UInt8] {
+        var gif: [UInt8] = Array("GIF89a".utf8) + [UInt8(side & 0xff), UInt8(side >> 8), UInt8(side & 0xff), UInt8(side >> 8), 0x80, 0, 0]
+        gif += [0, 0, 0, 255, 255, 255]  // a global table of two colours
+        let frame: [UInt8] = [0x21, 0xF9, 4, 0, 1, 0, 0, 0, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x4C, 0x01, 0]
+        for _ in 0..<frames { gif += frame }
+        return gif + [0x3B]
+    }
+
+    @Test func aGIFOf100000FramesIsRefusedByTheDefaultLimitsBeforeAnyCanvas() throws {
+        let data = Self.tinyFrames(100_000)
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(throws: CodecError.tooLarge) { try AnimationReader(data) }
+        #expect(clock.now - start < .seconds(5))
+        // the same frames under the limit read, each a 1x1 canvas
+        let small = try AnimationReader(Self.tinyFrames(3))
+        #expect(small.info.frameCount == 3 && small.info.width == 1)
+        while let frame = try small.next() { #expect(frame.bitmap.pixels.count == 4) }
+    }
+
+    @Test func aScreenOf65535PixelsASideCountsAsTheFramesCanvasAsInLibvips() throws {
+        // libnsgif takes a screen wider than 2048 for the creator's and sizes the canvas by the
+        // first frame; a frame that large itself is over the pixel budget (bomb-frame-65535.gif).
+        let reader = try AnimationReader(Self.tinyFrames(2, screen: 65535))
+        #expect(reader.info.width == 1 && reader.info.height == 1)
+        #expect(throws: CodecError.tooLarge) { try AnimationReader(try Fixtures.data("gif/generated/bomb-frame-65535.gif")) }
+    }
+
     @Test func aStillWebPIsNoAnimation() throws {
         let still = try Fixtures.data("webp/libwebp-test-data/alpha_filter_1.webp")
         #expect(throws: CodecError.unsupported) { try AnimationReader(still) }
