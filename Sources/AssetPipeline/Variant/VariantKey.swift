@@ -21,9 +21,14 @@ public enum VariantKey {
     /// The format as far as it is known before the source is decoded: the format asked for, the
     /// format `auto` picks from `accepted` when that does not depend on the image (AVIF, WebP), or
     /// `auto-` with the rest of the choice (the source decides between JPEG and PNG, and the same
-    /// source always decides the same way).
+    /// source always decides the same way). An animated source's `auto` is WebP when the client
+    /// takes it, else GIF: a client that takes AVIF and not WebP gets `avif,gif`, so that it never
+    /// shares a key with one that takes both (whose animations are WebP).
     public static func formatKey(_ choice: ImageTransform.FormatChoice, accepted: [OutputFormat]?) -> String {
-        if let format = choice.formatIndependentOfImage(accepted: accepted) { return format.rawValue }
+        if let format = choice.formatIndependentOfImage(accepted: accepted) {
+            if case .auto = choice, let accepted, format == .avif, !accepted.contains(.webp) { return "avif,gif" }
+            return format.rawValue
+        }
         guard let accepted else { return "auto-source" }
         return "auto-" + [OutputFormat.jpeg, .png].filter(accepted.contains).map(\.rawValue).joined(separator: "-")
     }
