@@ -55,7 +55,9 @@ struct FormatSourcesUtilTests {
         try await withTestOrigin { origin in
             let cases: [(String, OutputFormat)] = [
                 ("webp/pillow/transparent.webp", .webp), ("avif/libavif/white_1x1.avif", .avif),
-                ("gif/pillow/iss634.gif", .png), ("svg/libvips/logo.svg", .png), ("heif/pillow-heif/heif/zPug_3.heic", .jpeg),
+                // an animated GIF stays animated in GIF; a still one with alpha becomes PNG
+                ("gif/pillow/iss634.gif", .gif), ("gif/image-gif/samples/alpha_gif_a.gif", .png),
+                ("svg/libvips/logo.svg", .png), ("heif/pillow-heif/heif/zPug_3.heic", .jpeg),
             ]
             for (index, (fixture, _)) in cases.enumerated() {
                 origin.setRoute("/\(index)", .resource(TestResource(content: .bytes(try UtilTestSupport.fixture(fixture)), headers: freshForAnHour)))

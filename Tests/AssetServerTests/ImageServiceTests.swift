@@ -93,7 +93,7 @@ struct ImageServiceTests {
             let negotiated = try await harness.send(ImageTargets.path(for: auto, source: source), headers: [("Accept", "image/webp")])
             #expect(negotiated.header("Content-Type") == "image/webp")
             #expect(negotiated.header("Vary") == "Accept")
-            for bad in ["/v1/image/_/w:80/\(Base64URL.encodeForTests(source)).gif", "/v1/image/_/w:80", "/v1/image/_/w:80/%%%.png",
+            for bad in ["/v1/image/_/w:80/\(Base64URL.encodeForTests(source)).bmp", "/v1/image/_/w:80", "/v1/image/_/w:80/%%%.png",
                         "/v1/image/_/w/\(Base64URL.encodeForTests(source))", "/v1/image/_/w:0/\(Base64URL.encodeForTests(source))"] {
                 let refused = try await harness.send(bad)
                 #expect(refused.status == 400, "\(bad)")
