@@ -5,7 +5,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
-@Suite("TestOrigin", .timeLimit(.minutes(1)))
+@Suite("TestOrigin", .timeLimit(.minutes(3)))
 struct TestOriginTests {
     let client = HTTPClient.shared
 
@@ -13,7 +13,7 @@ struct TestOriginTests {
         var request = HTTPClientRequest(url: url)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await self.client.execute(request, timeout: .seconds(30))
+        let response = try await self.client.execute(request, timeout: .seconds(120))
         let body = try await response.body.collect(upTo: 64 << 20)
         return (response, Array(body.readableBytesView))
     }
