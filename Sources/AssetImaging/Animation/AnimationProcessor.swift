@@ -11,7 +11,7 @@ import Foundation
 /// plan (a smart crop's window is chosen on the first frame and kept), and encoded with its
 /// duration; the loop count is kept. One canvas and a few output frames at a time. When a core is
 /// free (``ImageProcessor/Configuration-swift.struct/overlapDecoding``), frames are made on a second
-/// thread while the encoder takes the ones before (``FramePipeline``): one animation on two cores.
+/// thread while the encoder takes the ones before (`FramePipeline`): one animation on two cores.
 ///
 /// ``ImageProcessor`` sends a plan here when ``TransformPlan/isAnimated``; a still output format
 /// (JPEG, PNG, AVIF) of an animated source gets its first frame, as imgproxy gives, and

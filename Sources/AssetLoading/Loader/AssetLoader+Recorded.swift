@@ -8,7 +8,7 @@ import Foundation
 
 extension AssetLoader {
     /// An answer to `request` from a record of the source kept by another process (the disk
-    /// metadata of its copy, as a ``CacheMetadata``, e.g. from a shared derived store), without
+    /// metadata of its copy, as a `CacheMetadata`, e.g. from a shared derived store), without
     /// contacting the origin; nil unless the record may answer it now.
     ///
     /// - **The rule** is the one a local cache entry answers under: the record must name the

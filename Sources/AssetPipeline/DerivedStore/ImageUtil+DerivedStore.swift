@@ -41,7 +41,7 @@ extension ImageUtil {
     ///   with an older variant for longer than a cached copy of the source would be. The
     ///   renderer's version is part of the variant key, not of the record: a new renderer misses.
     /// - **The variant** comes from memory, the disk cache or the store, in that order, and is kept
-    ///   here as ``sharedVariant(_:)`` keeps it.
+    ///   here as `sharedVariant(_:)` keeps it.
     /// - Nothing is thrown: a store that is down, slow or lacks either object is nil.
     public func storedVariant(
         for url: URL, transform: ImageTransform, accepting accepted: [OutputFormat]? = nil, options: Options = Options(),

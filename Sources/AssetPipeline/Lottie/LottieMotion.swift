@@ -58,14 +58,14 @@ public struct LottieMotion: Sendable, Hashable {
 
     /// One output frame: the animation's frame index and how long it is shown.
     public struct Step: Sendable, Hashable {
-        /// The frame from the in point, as ``LottieFrameTime/frame(_:)`` counts.
+        /// The frame from the in point, as `LottieFrameTime.frame(_:)` counts.
         public var frame: Int
         /// Milliseconds.
         public var duration: Int
     }
 
-    /// The output frames for an animation of `frameCount` frames (``LottieRenderInput/frameCount``).
-    /// - Throws: ``ImagingError`` (`invalidTransform` for a format that holds no animation, a frame
+    /// The output frames for an animation of `frameCount` frames (`LottieRenderInput.frameCount`).
+    /// - Throws: `ImagingError` (`invalidTransform` for a format that holds no animation, a frame
     ///   rate out of range, an empty range; `outputTooLarge` past ``maxFrames``), and
     ///   `LottieRenderError.frameOutOfRange` for a bound outside the animation.
     public func steps(of animation: LottieAnimation, frameCount: Int) throws -> [Step] {

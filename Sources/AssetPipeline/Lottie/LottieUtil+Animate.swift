@@ -14,7 +14,7 @@ extension LottieUtil {
     /// at a time by rlottie (in a render worker with ``Configuration/renderWorkers``, as
     /// ``frame(of:at:size:)``) and streamed into the encoder off Swift's cooperative pool, so that
     /// memory is a frame and the output, whatever the length.
-    /// - Throws: `LottieRenderError` (the renderer's checks and failures), ``ImagingError`` (the
+    /// - Throws: `LottieRenderError` (the renderer's checks and failures), `ImagingError` (the
     ///   motion's checks, the encoder, the output limit).
     public func animatedImage(of animation: LottieAnimation, motion: LottieMotion) async throws -> EncodedImage {
         let renderer = self.renderer

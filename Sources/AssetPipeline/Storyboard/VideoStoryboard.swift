@@ -15,11 +15,13 @@ public struct VideoStoryboard: Sendable {
     public var sprite: Data
     /// Its format (JPEG or WebP).
     public var format: OutputFormat
-    /// The sheet's width and height in pixels.
+    /// The sheet's width in pixels.
     public var width: Int
+    /// The sheet's height in pixels.
     public var height: Int
-    /// A tile's width and height in pixels.
+    /// A tile's width in pixels.
     public var tileWidth: Int
+    /// A tile's height in pixels.
     public var tileHeight: Int
     /// Tiles per row.
     public var columns: Int

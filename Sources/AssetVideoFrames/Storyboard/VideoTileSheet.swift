@@ -5,8 +5,9 @@ import AssetCodecs
 public struct VideoTileSheet: Sendable {
     /// The sheet: RGBA, alpha 255; a last row that is not full is black past its tiles.
     public var bitmap: Bitmap
-    /// A tile's width and height in pixels.
+    /// A tile's width in pixels.
     public var tileWidth: Int
+    /// A tile's height in pixels.
     public var tileHeight: Int
     /// Tiles per row.
     public var columns: Int
@@ -17,11 +18,13 @@ public struct VideoTileSheet: Sendable {
     public var duration: Double
     /// The clockwise rotation the container asked for (0, 90, 180 or 270), already applied.
     public var rotation: Int
-    /// The demuxer's and the codec's names.
+    /// The demuxer's name.
     public var container: String
+    /// The codec's name.
     public var codec: String
-    /// Frames decoded (a key frame shared by several tiles is decoded once) and video packets read.
+    /// Frames decoded (a key frame shared by several tiles is decoded once).
     public var decodedFrames: Int
+    /// Video packets read.
     public var packets: Int
     /// The source bytes the decode read.
     public var bytesRead: Int64
