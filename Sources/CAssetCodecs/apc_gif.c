@@ -783,6 +783,23 @@ static void apc_gif_fill_rect(apc_gif_animation *animation, const apc_gif_frame 
     }
 }
 
+uint32_t apc_gif_animation_durations(apc_gif_animation *animation, uint32_t *durations, uint32_t capacity) {
+    if (animation == NULL || durations == NULL) return 0;
+    apc_gif_reader saved = animation->reader;  // the walk's place, put back after
+    apc_gif_reader *reader = &animation->reader;
+    reader->position = animation->start;
+    reader->frames = 0;
+    reader->stopped = reader->truncated = reader->capped = 0;
+    uint32_t count = 0;
+    apc_gif_frame frame;
+    while (count < capacity && apc_gif_next_frame(reader, &frame)) {
+        // as apc_gif_animation_next gives them
+        durations[count++] = frame.has_control ? frame.delay * 10 : 100;
+    }
+    animation->reader = saved;
+    return count;
+}
+
 int32_t apc_gif_animation_next(apc_gif_animation *animation, uint8_t *pixels, size_t row_bytes, size_t capacity,
                                uint32_t *duration_ms, apc_report *report) {
     apc_report_reset(report);
@@ -840,7 +857,8 @@ int32_t apc_gif_animation_next(apc_gif_animation *animation, uint8_t *pixels, si
     if (status != APC_OK) return status;
     if (!frame.complete) apc_report_add_warning(report, "Unexpected end of GIF source data");
     for (uint32_t y = 0; y < height; y++) memcpy(pixels + (size_t)y * row_bytes, animation->canvas + (size_t)y * canvas_row, canvas_row);
-    // libvips gives a frame without a graphic control extension 100 ms (browsers' default).
+    // libvips gives a frame without a graphic control extension 100 ms (browsers' default); the
+    // same rule is apc_gif_animation_durations'.
     *duration_ms = frame.has_control ? frame.delay * 10 : 100;
     animation->previous = frame;
     animation->given += 1;

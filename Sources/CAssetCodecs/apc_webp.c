@@ -409,6 +409,7 @@ const char *apc_webp_library_version(void) {
 
 struct apc_webp_animation {
     uint8_t *data;
+    size_t length;
     WebPAnimDecoder *decoder;
     uint32_t width, height;
     int timestamp;    // the end of the frame given last, in milliseconds
@@ -459,6 +460,7 @@ int32_t apc_webp_animation_open(const uint8_t *data, size_t length, const apc_li
         return APC_ERR_TOO_LARGE;
     }
     memcpy(animation->data, data, length);
+    animation->length = length;
     WebPAnimDecoderOptions options;
     if (!WebPAnimDecoderOptionsInit(&options)) {
         apc_webp_animation_close(animation);
@@ -484,6 +486,23 @@ int32_t apc_webp_animation_open(const uint8_t *data, size_t length, const apc_li
     info->has_alpha = (flags & ALPHA_FLAG) != 0;
     *out = animation;
     return APC_OK;
+}
+
+uint32_t apc_webp_animation_durations(apc_webp_animation *animation, uint32_t *durations, uint32_t capacity) {
+    if (animation == NULL || durations == NULL) return 0;
+    WebPData whole = {animation->data, animation->length};
+    WebPDemuxer *demux = WebPDemux(&whole);
+    if (demux == NULL) return 0;
+    uint32_t count = 0;
+    WebPIterator frame;
+    if (WebPDemuxGetFrame(demux, 1, &frame)) {
+        do {
+            durations[count++] = frame.duration > 0 ? (uint32_t)frame.duration : 0;
+        } while (count < capacity && WebPDemuxNextFrame(&frame));
+        WebPDemuxReleaseIterator(&frame);
+    }
+    WebPDemuxDelete(demux);
+    return count;
 }
 
 int32_t apc_webp_animation_next(apc_webp_animation *animation, uint8_t *pixels, size_t row_bytes, size_t capacity,

@@ -147,6 +147,20 @@ public final class AnimationReader {
         handle = nil
     }
 
+    /// Every frame's duration in milliseconds, as ``next()`` gives them, read from the file's
+    /// records alone (no frame is decoded; the frames still to come are not disturbed).
+    public func durations() -> [Int] {
+        guard let handle, info.frameCount > 0 else { return [] }
+        var values = [UInt32](repeating: 0, count: info.frameCount)
+        let count = values.withUnsafeMutableBufferPointer { buffer -> UInt32 in
+            switch handle {
+            case .gif(let pointer): apc_gif_animation_durations(pointer, buffer.baseAddress, UInt32(buffer.count))
+            case .webp(let pointer): apc_webp_animation_durations(pointer, buffer.baseAddress, UInt32(buffer.count))
+            }
+        }
+        return values.prefix(Int(count)).map { Int($0) }
+    }
+
     /// The next frame composited onto the canvas, or nil after the last.
     /// - Throws: `CodecError` for a frame that does not decode (the reader is then closed).
     public func next() throws -> AnimationFrame? {

@@ -121,10 +121,8 @@ public struct AnimationProcessor: Sendable {
             guard number < count else { throw Self.codecError(.noSuchPage, "frame \(number) of an animation of \(count) frames") }
             target = number
         case .percent, .seconds:
-            // The durations first: one walk through the frames to add them up.
-            var durations: [Int] = []
-            let timing = try AnimationReader(data, limits: readerLimits)
-            while let frame = try timing.next() { durations.append(frame.duration) }
+            // The durations from the records, without decoding a frame.
+            var durations = reader.durations()
             if durations.allSatisfy({ $0 == 0 }) { durations = durations.map { _ in 100 } }
             let total = durations.reduce(0, +)
             let at: Double = if case .percent(let percent) = spec { Double(total) * percent / 100 } else if case .seconds(let seconds) = spec { seconds * 1000 } else { 0 }

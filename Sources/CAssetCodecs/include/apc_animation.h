@@ -38,12 +38,17 @@ int32_t apc_gif_animation_open(const uint8_t *data, size_t length, const apc_lim
 int32_t apc_gif_animation_next(apc_gif_animation *animation, uint8_t *pixels, size_t row_bytes, size_t capacity,
                                uint32_t *duration_ms, apc_report *report);
 void apc_gif_animation_close(apc_gif_animation *animation);
+/// Every frame's duration in milliseconds (at most `capacity`), from the records alone: no pixel is
+/// decoded, and the frames still to be given are not disturbed. Returns how many were written.
+uint32_t apc_gif_animation_durations(apc_gif_animation *animation, uint32_t *durations, uint32_t capacity);
 
 int32_t apc_webp_animation_open(const uint8_t *data, size_t length, const apc_limits *limits, uint32_t max_frames,
                                 apc_webp_animation **animation, apc_animation_info *info, apc_report *report);
 int32_t apc_webp_animation_next(apc_webp_animation *animation, uint8_t *pixels, size_t row_bytes, size_t capacity,
                                 uint32_t *duration_ms, apc_report *report);
 void apc_webp_animation_close(apc_webp_animation *animation);
+/// As apc_gif_animation_durations: the ANMF chunks' durations, read by libwebpdemux.
+uint32_t apc_webp_animation_durations(apc_webp_animation *animation, uint32_t *durations, uint32_t capacity);
 
 #ifdef __cplusplus
 }
