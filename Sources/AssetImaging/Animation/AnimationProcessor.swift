@@ -59,7 +59,7 @@ public struct AnimationProcessor: Sendable {
                 frame.bitmap, width: plan.resizeWidth, height: plan.resizeHeight, kernel: transform.kernel,
                 opaque: !info.hasAlpha, maxWorkBytes: plan.estimatedBytes * 2)
             bitmap = try ImagingBridge.orient(bitmap, orientation: plan.orientation)
-            bitmap = self.crop(bitmap, plan: plan, transform: transform, origin: &cropOrigin)
+            bitmap = still.crop(bitmap, plan: plan, transform: transform, origin: &cropOrigin)
             bitmap = still.pad(bitmap, plan: plan, transform: transform)
             return (bitmap, frame.duration)
         }
@@ -88,23 +88,6 @@ public struct AnimationProcessor: Sendable {
         guard let encoder else { throw Self.codecError(.corrupt, "the animation has no frame") }
         let bytes = try encoder.finish()
         return EncodedImage(bytes: bytes, format: plan.format, width: encoder.width, height: encoder.height)
-    }
-
-    /// The crop of `fit=cover`, at the same window for every frame: the gravity's anchor, or the
-    /// smart window of the first frame.
-    func crop(_ bitmap: Bitmap, plan: TransformPlan, transform: ImageTransform, origin: inout (x: Int, y: Int)?) -> Bitmap {
-        let (width, height) = (plan.geometry.outputWidth, plan.geometry.outputHeight)
-        guard width < bitmap.width || height < bitmap.height else { return bitmap }
-        let (cropWidth, cropHeight) = (min(width, bitmap.width), min(height, bitmap.height))
-        if origin == nil {
-            if let anchor = transform.gravity.anchor {
-                origin = (Int((Double(bitmap.width - cropWidth) * anchor.x).rounded()),
-                          Int((Double(bitmap.height - cropHeight) * anchor.y).rounded()))
-            } else {
-                origin = SmartCrop.origin(in: bitmap, width: cropWidth, height: cropHeight, strategy: transform.gravity)
-            }
-        }
-        return ImagingBridge.crop(bitmap, x: origin!.x, y: origin!.y, width: cropWidth, height: cropHeight)
     }
 
     /// The still frame `spec` names of an animated GIF or WebP, composited onto the canvas: a

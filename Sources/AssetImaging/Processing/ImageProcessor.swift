@@ -151,17 +151,25 @@ public struct ImageProcessor: Sendable {
 
     /// The crop of `fit=cover`: at the gravity's anchor, or the smart window.
     func crop(_ bitmap: Bitmap, plan: TransformPlan, transform: ImageTransform) throws -> Bitmap {
+        var origin: (x: Int, y: Int)?
+        return crop(bitmap, plan: plan, transform: transform, origin: &origin)
+    }
+
+    /// The crop of `fit=cover` at `origin`, which is found (the gravity's anchor, or the smart
+    /// window) and kept there when nil: an animation's frames share the first one's window.
+    func crop(_ bitmap: Bitmap, plan: TransformPlan, transform: ImageTransform, origin: inout (x: Int, y: Int)?) -> Bitmap {
         let (width, height) = (plan.geometry.outputWidth, plan.geometry.outputHeight)
         guard width < bitmap.width || height < bitmap.height else { return bitmap }
         let (cropWidth, cropHeight) = (min(width, bitmap.width), min(height, bitmap.height))
-        let origin: (x: Int, y: Int)
-        if let anchor = transform.gravity.anchor {
-            origin = (Int((Double(bitmap.width - cropWidth) * anchor.x).rounded()),
-                      Int((Double(bitmap.height - cropHeight) * anchor.y).rounded()))
-        } else {
-            origin = SmartCrop.origin(in: bitmap, width: cropWidth, height: cropHeight, strategy: transform.gravity)
+        if origin == nil {
+            if let anchor = transform.gravity.anchor {
+                origin = (Int((Double(bitmap.width - cropWidth) * anchor.x).rounded()),
+                          Int((Double(bitmap.height - cropHeight) * anchor.y).rounded()))
+            } else {
+                origin = SmartCrop.origin(in: bitmap, width: cropWidth, height: cropHeight, strategy: transform.gravity)
+            }
         }
-        return ImagingBridge.crop(bitmap, x: origin.x, y: origin.y, width: cropWidth, height: cropHeight)
+        return ImagingBridge.crop(bitmap, x: origin!.x, y: origin!.y, width: cropWidth, height: cropHeight)
     }
 
     /// The padding of `fit=contain`: transparent for formats with alpha unless a background was
