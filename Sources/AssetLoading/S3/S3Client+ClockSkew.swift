@@ -36,12 +36,15 @@ extension S3Client {
         var corrected = false
         while true {
             let response = try await self.exchange(method, location, query: query, headers: headers, body: body, deadline: deadline)
+            // the moment the head arrived, the nearest to the store's `Date`: reading the refusal's
+            // body below can wait on a loaded machine
+            let received = self.configuration.clock.now
             if response.status.code < 400 || passing(response.status) { return response }
             let error = await self.failure(response, method: method, location: location)
             if !corrected, self.configuration.correctsClockSkew,
                 let offset = Self.clockOffset(
                     status: Int(response.status.code), code: error.s3Code, dateField: response.headers.first(name: "Date"),
-                    now: self.configuration.clock.now, learned: self.configuration.skew.offset)
+                    now: received, learned: self.configuration.skew.offset)
             {
                 self.logger.debug("s3 clock skew corrected", metadata: ["offset": "\(Int(offset)) s", "code": "\(error.s3Code ?? "")"])
                 self.configuration.skew.learn(offset)
