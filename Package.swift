@@ -95,7 +95,8 @@ let package = Package(
             name: "AssetImaging",
             // AssetWorkers: variants and decodes of the large parsers' formats in worker processes
             // (ImageTransformJob, ImageDecodeJob).
-            dependencies: ["AssetCodecs", "CAssetImaging", "AssetWorkers"]
+            // CAssetVideoFrame: MP4 output (avf_mp4_write.c), through the FFmpeg it opens on first use.
+            dependencies: ["AssetCodecs", "CAssetImaging", "AssetWorkers", "CAssetVideoFrame"]
         ),
         .executableTarget(
             name: "AssetCodecsFuzz",

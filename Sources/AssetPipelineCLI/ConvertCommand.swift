@@ -12,15 +12,15 @@ import Foundation
 struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Resize, crop and encode an image (PNG, JPEG, WebP, AVIF, HEIC, GIF, TIFF, SVG, JPEG XL), or a frame of a video or a Lottie animation, to JPEG, PNG, WebP, AVIF or GIF; an animated GIF or WebP stays animated.",
+        abstract: "Resize, crop and encode an image (PNG, JPEG, WebP, AVIF, HEIC, GIF, TIFF, SVG, JPEG XL), or a frame of a video or a Lottie animation, to JPEG, PNG, WebP, AVIF or GIF; an animated GIF or WebP stays animated (in WebP, GIF or MP4).",
         discussion: """
-            The output format is --format, else the output's extension (.jpg, .png, .webp, .avif, .gif). \
+            The output format is --format, else the output's extension (.jpg, .png, .webp, .avif, .gif, .mp4). \
             The source's format is sniffed from its bytes; an SVG is drawn at the size the output needs, \
             --page picks a TIFF's directory or a HEIF's image. An animated GIF or WebP stays animated \
             into WebP or GIF (every frame resized and cropped alike, durations and loop count kept; GIF \
             output is quantized to 255 colours with dithering) and gives its first frame into JPEG, PNG \
             or AVIF; --frame picks one frame of it (a number from 0, a position, a time). \
-            --animate makes a Lottie animation into an animated WebP or GIF: its frames from --from to \
+            --animate makes a Lottie animation into an animated WebP, GIF or MP4 (H.264): its frames from --from to \
             --to (default: all) at --fps (default: its own rate), --width wide, rendered with rlottie. \
             The EXIF orientation is applied, an embedded ICC profile is converted to sRGB, and metadata \
             is stripped, unless --keep-metadata or --keep-icc say otherwise. A URL loads through the cache \
@@ -67,7 +67,7 @@ struct ConvertCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Background for flattening alpha into JPEG and for padding (RRGGBB).", valueName: "hex"))
     var background: String?
 
-    @Option(help: ArgumentHelp("jpeg, png, webp, avif, gif or auto (the source's format).", valueName: "format"))
+    @Option(help: ArgumentHelp("jpeg, png, webp, avif, gif, mp4 (of an animation) or auto (the source's format).", valueName: "format"))
     var format: String?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Quality 1-100 (default: JPEG 80, WebP 80, AVIF 60).", valueName: "q"))
@@ -97,7 +97,7 @@ struct ConvertCommand: AsyncParsableCommand {
         valueName: "frame"))
     var frame: String?
 
-    @Flag(help: "Make an animated WebP or GIF of a Lottie animation: its frames from --from to --to at --fps, sized by --width or --height.")
+    @Flag(help: "Make an animated WebP, GIF or MP4 of a Lottie animation: its frames from --from to --to at --fps, sized by --width or --height.")
     var animate = false
 
     @Option(help: ArgumentHelp("Frames a second of --animate, above 0 and at most 100 (default: the animation's own).", valueName: "n"))
@@ -159,7 +159,7 @@ struct ConvertCommand: AsyncParsableCommand {
         } else if !pairs.contains(where: { $0.0 == "format" }) {
             guard let named else {
                 throw ValidationError(
-                    "cannot tell the format from the output's name '\(output)': name it .jpg, .png, .webp, .avif or .gif, or use --format")
+                    "cannot tell the format from the output's name '\(output)': name it .jpg, .png, .webp, .avif, .gif or .mp4, or use --format")
             }
             set("format", named.rawValue)
         }
@@ -241,16 +241,17 @@ struct ConvertCommand: AsyncParsableCommand {
         return (variant.format, variant.width, variant.height, variant.data.count, variant.origin.rawValue)
     }
 
-    /// The Lottie animation of the input (a file, or a URL through the cache) as an animated WebP
-    /// or GIF (LottieUtil.animatedImage).
+    /// The Lottie animation of the input (a file, or a URL through the cache) as an animated WebP,
+    /// GIF or MP4 (LottieUtil.animatedImage).
     private func animateLottie(_ transform: ImageTransform) async throws -> EncodedImage {
         guard case .format(let format) = transform.format, format.supportsAnimation else {
-            throw CLIFailure(code: "invalidTransform", message: "--animate writes WebP or GIF: name the output .webp or .gif, or use --format")
+            throw CLIFailure(code: "invalidTransform", message: "--animate writes WebP, GIF or MP4: name the output .webp, .gif or .mp4, or use --format")
         }
         var motion = LottieMotion(format: format, framesPerSecond: fps, from: from.flatMap(FrameSpec.init), to: to.flatMap(FrameSpec.init))
         motion.size = LottieFrameSize(width: transform.width, height: transform.width == nil ? transform.height : nil)
         motion.quality = transform.quality
         motion.lossless = transform.lossless
+        if let background = transform.background { motion.background = background }
         return try await cache.withManager(loader: try tier.loaderConfiguration()) { manager in
             let lottie = LottieUtil(manager: manager)
             let animation: LottieAnimation

@@ -218,12 +218,17 @@ int32_t avf_convert(const AVFrame *frame, int32_t width, int32_t height, uint8_t
     return AVF_OK;
 }
 
+int32_t avf_libraries(char message[AVF_MESSAGE_CAPACITY]) {
+    pthread_once(&avf_load_once, avf_load);
+    return avf_load_failure[0] ? avf_fail(message, AVF_ERR_UNAVAILABLE, "%s", avf_load_failure) : AVF_OK;
+}
+
 int32_t avf_session_open(avf_session *session, const avf_source *source, int64_t max_pixels, int32_t threads,
                          char container[64], char codec_name[32], char message[AVF_MESSAGE_CAPACITY]) {
-    pthread_once(&avf_load_once, avf_load);
     memset(session, 0, sizeof *session);
     message[0] = 0;
-    if (avf_load_failure[0]) return avf_fail(message, AVF_ERR_UNAVAILABLE, "%s", avf_load_failure);
+    int32_t status = avf_libraries(message);
+    if (status != AVF_OK) return status;
     if (!source || !source->read || source->size <= 0) return avf_fail(message, AVF_ERR_CONTAINER, "no data");
     session->io.source = source;
 

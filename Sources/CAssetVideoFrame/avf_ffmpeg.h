@@ -56,7 +56,21 @@
     X(avutil, av_rescale_q) \
     X(avutil, av_strdup) \
     X(avutil, av_strerror) \
-    X(avcodec, avcodec_flush_buffers)
+    X(avcodec, avcodec_flush_buffers) \
+    X(avformat, avformat_alloc_output_context2) \
+    X(avformat, avformat_free_context) \
+    X(avformat, avformat_new_stream) \
+    X(avformat, avformat_write_header) \
+    X(avformat, av_interleaved_write_frame) \
+    X(avformat, av_write_trailer) \
+    X(avcodec, avcodec_find_encoder_by_name) \
+    X(avcodec, avcodec_parameters_from_context) \
+    X(avcodec, avcodec_receive_packet) \
+    X(avcodec, avcodec_send_frame) \
+    X(avcodec, av_packet_rescale_ts) \
+    X(avutil, av_dict_free) \
+    X(avutil, av_dict_set) \
+    X(avutil, av_frame_get_buffer)
 
 /// FFmpeg's functions, resolved by `avf_session_open` on the first use.
 struct avf_functions {
@@ -105,6 +119,9 @@ int32_t avf_session_open(avf_session *session, const avf_source *source, int64_t
                          char container[64], char codec[32], char message[AVF_MESSAGE_CAPACITY]);
 /// Frees what `avf_session_open` made (a session never opened, zeroed, is fine).
 void avf_session_close(avf_session *session);
+
+/// Opens FFmpeg's libraries on the first call: AVF_OK, or AVF_ERR_UNAVAILABLE with why not.
+int32_t avf_libraries(char message[AVF_MESSAGE_CAPACITY]);
 
 int32_t avf_fail(char *message, int32_t status, const char *format, ...);
 int32_t avf_rotation(AVStream *stream);

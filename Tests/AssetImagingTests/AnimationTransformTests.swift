@@ -103,6 +103,10 @@ import Testing
         // the encoder failing mid-way (past the output limit) stops the maker and ends in its error
         configuration.maxOutputBytes = 2000
         #expect(throws: ImagingError.self) { try ImageProcessor(configuration: configuration).process(data, transform: transform) }
+        // and while a frame is being added (an MP4 is written as it goes), with frames in flight
+        #expect(throws: ImagingError.outputTooLarge) {
+            try ImageProcessor(configuration: configuration).process(data, transform: ImageTransform(width: 100, format: .format(.mp4)))
+        }
         // a GIF cut in the middle of a frame: its frames drawn as far as they go, as libvips draws them
         let cut = Array(data.prefix(data.count / 2))
         configuration.maxOutputBytes = 64 << 20

@@ -2,9 +2,10 @@ import AssetCodecs
 import CAssetImaging
 
 /// Writes an animation frame by frame: animated WebP through libwebpmux's WebPAnimEncoder (lossy or
-/// lossless, the settings libvips gives an animation) or GIF through cgif with our quantizer (at
+/// lossless, the settings libvips gives an animation), GIF through cgif with our quantizer (at
 /// most 255 colours, Floyd-Steinberg dithered, a palette kept across frames while it fits, each
-/// frame written as the window that changed). Frames are not kept: memory is a few canvases and the
+/// frame written as the window that changed), or an H.264 MP4 through FFmpeg's libavcodec and
+/// libx264 (`MP4Writer`: alpha flattened onto ``ImageEncoder/Options/background``, even sides). Frames are not kept: memory is a few canvases and the
 /// output, bounded by ``ImageEncoder/Options/maxOutputBytes``.
 ///
 /// WebPAnimEncoder merges a frame identical to the one before into it (one frame of both
@@ -21,6 +22,7 @@ public final class AnimatedImageEncoder {
     private enum Handle {
         case webp(OpaquePointer)
         case gif(OpaquePointer)
+        case mp4(MP4Writer)
     }
 
     /// The output format: `.webp` or `.gif`.
@@ -29,6 +31,10 @@ public final class AnimatedImageEncoder {
     public let width: Int
     /// The canvas height every frame has.
     public let height: Int
+    /// The written width: the canvas's, less an odd column for MP4.
+    public var outputWidth: Int { format == .mp4 ? width & ~1 : width }
+    /// The written height: the canvas's, less an odd row for MP4.
+    public var outputHeight: Int { format == .mp4 ? height & ~1 : height }
     /// Frames added so far.
     public private(set) var frameCount = 0
     private var handle: Handle?
@@ -42,7 +48,7 @@ public final class AnimatedImageEncoder {
         format: OutputFormat, width: Int, height: Int, plays: Int, hasAlpha: Bool, options: ImageEncoder.Options = ImageEncoder.Options()
     ) throws {
         guard format.supportsAnimation else {
-            throw ImagingError.unsupportedFormat("\(format) holds no animation (WebP and GIF do)")
+            throw ImagingError.unsupportedFormat("\(format) holds no animation (WebP, GIF and MP4 do)")
         }
         guard width > 0, height > 0, width <= 65_535, height <= 65_535 else {
             throw ImagingError.invalidTransform("an animation of \(width)x\(height) cannot be written")
@@ -63,6 +69,9 @@ public final class AnimatedImageEncoder {
                 method: Int32(options.webpMethod), alpha_quality: 100, exact: 0, icc: nil, icc_length: 0)
             status = api_webp_animation_new(UInt32(width), UInt32(height), plays, hasAlpha ? 0 : 1, &webp, &pointer, &report)
             if status == 0, let pointer { handle = .webp(pointer) }
+        case .mp4:
+            handle = .mp4(try MP4Writer(width: width, height: height, options: options))
+            status = 0
         default:
             status = api_gif_animation_new(
                 UInt32(width), UInt32(height), 1, plays, hasAlpha ? 1 : 0, 1, maxOutputBytes, &pointer, &report)
@@ -77,6 +86,7 @@ public final class AnimatedImageEncoder {
         switch handle {
         case .webp(let pointer): api_webp_animation_free(pointer)
         case .gif(let pointer): api_gif_animation_free(pointer)
+        case .mp4(let writer): writer.close()
         case nil: break
         }
         handle = nil
@@ -92,13 +102,18 @@ public final class AnimatedImageEncoder {
         }
         var report = api_report()
         let milliseconds = UInt32(clamping: max(0, duration))
-        let status = bitmap.pixels.withUnsafeBufferPointer { pixels -> Int32 in
-            switch handle {
-            case .webp(let pointer): api_webp_animation_add(pointer, pixels.baseAddress, bitmap.bytesPerRow, milliseconds, &report)
-            case .gif(let pointer): api_gif_animation_add(pointer, pixels.baseAddress, bitmap.bytesPerRow, milliseconds, &report)
-            }
-        }
         do {
+            let status = try bitmap.pixels.withUnsafeBufferPointer { pixels -> Int32 in
+                switch handle {
+                case .webp(let pointer):
+                    return api_webp_animation_add(pointer, pixels.baseAddress, bitmap.bytesPerRow, milliseconds, &report)
+                case .gif(let pointer):
+                    return api_gif_animation_add(pointer, pixels.baseAddress, bitmap.bytesPerRow, milliseconds, &report)
+                case .mp4(let writer):
+                    try writer.add(bitmap, duration: duration)
+                    return 0
+                }
+            }
             try ImagingBridge.check(status, report, format: format)
         } catch {
             close()
@@ -114,6 +129,7 @@ public final class AnimatedImageEncoder {
             throw ImagingError.encodeFailed("\(format): an animation needs at least one frame")
         }
         defer { close() }
+        if case .mp4(let writer) = handle { return try writer.finish() }
         var buffer = api_buffer()
         buffer.limit = maxOutputBytes
         defer { api_buffer_free(&buffer) }
@@ -121,6 +137,7 @@ public final class AnimatedImageEncoder {
         let status = switch handle {
         case .webp(let pointer): api_webp_animation_finish(pointer, &buffer, &report)
         case .gif(let pointer): api_gif_animation_finish(pointer, &buffer, &report)
+        case .mp4: Int32(API_ERR_INVALID_ARGUMENT.rawValue)  // written above
         }
         try ImagingBridge.check(status, report, format: format)
         return Array(UnsafeBufferPointer(start: buffer.data, count: buffer.length))

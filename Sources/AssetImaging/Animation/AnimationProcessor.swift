@@ -71,7 +71,9 @@ public struct AnimationProcessor: Sendable {
                     format: plan.format, width: bitmap.width, height: bitmap.height, plays: info.plays, hasAlpha: alpha,
                     options: options)
             }
-            try encoder!.add(bitmap, duration: duration)
+            // A video shows no frame for 0 ms: a GIF's delays under 20 ms are 100 ms, as browsers
+            // and ffmpeg's GIF reader play them.
+            try encoder!.add(bitmap, duration: plan.format == .mp4 && duration < 20 ? 100 : duration)
         }
         // Frames are made on a second thread while they are encoded when a core is free for it
         // (the policy of overlapped JPEG decoding), else one after the other here.
@@ -87,7 +89,7 @@ public struct AnimationProcessor: Sendable {
         }
         guard let encoder else { throw Self.codecError(.corrupt, "the animation has no frame") }
         let bytes = try encoder.finish()
-        return EncodedImage(bytes: bytes, format: plan.format, width: encoder.width, height: encoder.height)
+        return EncodedImage(bytes: bytes, format: plan.format, width: encoder.outputWidth, height: encoder.outputHeight)
     }
 
     /// The still frame `spec` names of an animated GIF or WebP, composited onto the canvas: a

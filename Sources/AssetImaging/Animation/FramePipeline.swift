@@ -25,7 +25,10 @@ final class FramePipeline: @unchecked Sendable {
     /// A pipeline of `depth` frames in flight over `make`.
     init(depth: Int = 2, make: @escaping () throws -> (Bitmap, Int)?) {
         self.make = make
-        self.free = DispatchSemaphore(value: max(1, depth))
+        // made at 0 and raised: libdispatch traps when a semaphore is freed below the value it was
+        // made with, which `free` is after the caller stopped early (an encoder's error)
+        self.free = DispatchSemaphore(value: 0)
+        for _ in 0..<max(1, depth) { free.signal() }
     }
 
     /// Runs the maker thread and hands each frame to `consume` on the calling thread, in order,

@@ -36,6 +36,8 @@ public struct ImageEncoder: Sendable {
         public var avifSpeed: Int
         /// Threads the AVIF encoder may use. Default: 1.
         public var avifThreads: Int
+        /// Threads the MP4 (x264) encoder may use, 0 for x264's own choice (1.5 a core). Default: 1.
+        public var videoThreads: Int = 1
         /// The colour alpha is flattened onto for JPEG. Default: white.
         public var background: RGBColor
         /// An ICC profile to embed, or nil. Default: nil.
@@ -74,6 +76,7 @@ public struct ImageEncoder: Sendable {
             case .jpeg, .webp: 80
             case .avif: 60
             case .png, .gif: 100
+            case .mp4: 55
             }
         }
     }
@@ -90,6 +93,7 @@ public struct ImageEncoder: Sendable {
     /// - Throws: `ImagingError` (`.outputTooLarge`, `.encodeFailed`, `.unsupportedFormat`).
     public func encode(_ bitmap: Bitmap, as format: OutputFormat, options: Options = Options()) throws -> [UInt8] {
         guard bitmap.width > 0, bitmap.height > 0 else { throw ImagingError.encodeFailed("the image is empty") }
+        guard !format.isMotionOnly else { throw Self.stillRefusal(format) }
         var buffer = api_buffer()
         buffer.limit = max(1, options.maxOutputBytes)
         defer { api_buffer_free(&buffer) }
@@ -146,12 +150,20 @@ public struct ImageEncoder: Sendable {
                         if status == 0 { status = api_gif_animation_add(gif, rgba, bitmap.bytesPerRow, 0, &report) }
                         if status == 0 { status = api_gif_animation_finish(gif, &buffer, &report) }
                         return status
+                    case .mp4:
+                        return Int32(API_ERR_UNSUPPORTED.rawValue)  // refused above
                     }
                 }
             }
         }
         try ImagingBridge.check(status, report, format: format)
         return Array(UnsafeBufferPointer(start: buffer.data, count: buffer.length))
+    }
+
+    /// The refusal of a still image in a format that holds only animations (MP4).
+    public static func stillRefusal(_ format: OutputFormat) -> ImagingError {
+        ImagingError.unsupportedFormat(
+            "\(format) is made of an animation (an animated GIF or WebP, a Lottie animation or a video with animate=1), not of a still image")
     }
 
     private func withOptionalBytes<T>(

@@ -131,7 +131,7 @@ extension ImageTransform {
             } else if let named = OutputFormat(rawValue: value.lowercased()) ?? OutputFormat(pathExtension: value) {
                 format = .format(named)
             } else {
-                throw ImagingError.invalidTransform("format must be auto, jpeg, png, webp or avif (got '\(value)')")
+                throw ImagingError.invalidTransform("format must be auto, jpeg, png, webp, avif, gif or mp4 (got '\(value)')")
             }
         case "q": quality = try integer()
         case "lossless": lossless = try flag()

@@ -2,7 +2,7 @@ import AssetImaging
 import AssetLottie
 import AssetLottieRender
 
-/// How a Lottie animation becomes an animated image: the format (animated WebP or GIF), the frame
+/// How a Lottie animation becomes an animated image: the format (animated WebP, GIF or MP4), the frame
 /// rate, the range and the size, for ``LottieUtil/animatedImage(of:motion:)`` and `assetpipe convert
 /// ANIMATION --animate`.
 ///
@@ -17,7 +17,8 @@ import AssetLottieRender
 /// let sticker = try await lottie.animatedImage(of: animation, motion: motion)
 /// ```
 public struct LottieMotion: Sendable, Hashable {
-    /// `.webp` (animated WebP) or `.gif`. Default: `.webp`.
+    /// `.webp` (animated WebP), `.gif` or `.mp4` (H.264; the background under transparent
+    /// pixels is ``background``). Default: `.webp`.
     public var format: OutputFormat
     /// Output frames a second, above 0 and at most 100; nil for the animation's own rate. Default: nil.
     public var framesPerSecond: Double?
@@ -27,7 +28,7 @@ public struct LottieMotion: Sendable, Hashable {
     public var to: FrameSpec?
     /// The frames' size (the animation's own by default).
     public var size: LottieFrameSize
-    /// Encoder quality 1...100, nil for the format's default (WebP 80). Default: nil.
+    /// Encoder quality 1...100, nil for the format's default (WebP 80; MP4 55, x264's CRF 23). Default: nil.
     public var quality: Int?
     /// Lossless WebP. Default: false.
     public var lossless: Bool
@@ -37,12 +38,14 @@ public struct LottieMotion: Sendable, Hashable {
     public var maxFrames: Int
     /// The largest output, in bytes. Default: 64 MiB.
     public var maxOutputBytes: Int
+    /// The colour under transparent pixels in an MP4 (H.264 holds no alpha). Default: white.
+    public var background: RGBColor
 
     /// Creates a motion; every parameter defaults to the value documented on its property.
     public init(
         format: OutputFormat = .webp, framesPerSecond: Double? = nil, from: FrameSpec? = nil, to: FrameSpec? = nil,
         size: LottieFrameSize = .natural, quality: Int? = nil, lossless: Bool = false, plays: Int = 0,
-        maxFrames: Int = 1_000, maxOutputBytes: Int = 64 << 20
+        maxFrames: Int = 1_000, maxOutputBytes: Int = 64 << 20, background: RGBColor = .white
     ) {
         self.format = format
         self.framesPerSecond = framesPerSecond
@@ -54,6 +57,7 @@ public struct LottieMotion: Sendable, Hashable {
         self.plays = plays
         self.maxFrames = maxFrames
         self.maxOutputBytes = maxOutputBytes
+        self.background = background
     }
 
     /// One output frame: the animation's frame index and how long it is shown.
@@ -70,7 +74,7 @@ public struct LottieMotion: Sendable, Hashable {
     ///   `LottieRenderError.frameOutOfRange` for a bound outside the animation.
     public func steps(of animation: LottieAnimation, frameCount: Int) throws -> [Step] {
         guard format.supportsAnimation else {
-            throw ImagingError.with(.invalidTransform, "an animation is written as WebP or GIF, not \(format)")
+            throw ImagingError.with(.invalidTransform, "an animation is written as WebP, GIF or MP4, not \(format)")
         }
         guard let rate = animation.frameRate, rate.isFinite, rate > 0 else {
             throw ImagingError.with(.invalidTransform, "the animation has no frame rate")

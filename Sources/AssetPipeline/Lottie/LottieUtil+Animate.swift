@@ -10,7 +10,7 @@ import Foundation
 #endif
 
 extension LottieUtil {
-    /// The animation made into an animated WebP or GIF (``LottieMotion``): its frames rendered one
+    /// The animation made into an animated WebP, GIF or MP4 (``LottieMotion``): its frames rendered one
     /// at a time by rlottie (in a render worker with ``Configuration/renderWorkers``, as
     /// ``frame(of:at:size:)``) and streamed into the encoder off Swift's cooperative pool, so that
     /// memory is a frame and the output, whatever the length.
@@ -39,7 +39,8 @@ final class MotionEncoder: @unchecked Sendable {
 
     func add(_ bitmap: Bitmap, duration: Int) throws {
         if encoder == nil {
-            let options = ImageEncoder.Options(quality: motion.quality, lossless: motion.lossless, maxOutputBytes: motion.maxOutputBytes)
+            let options = ImageEncoder.Options(
+                quality: motion.quality, lossless: motion.lossless, background: motion.background, maxOutputBytes: motion.maxOutputBytes)
             encoder = try AnimatedImageEncoder(
                 format: motion.format, width: bitmap.width, height: bitmap.height, plays: motion.plays, hasAlpha: true,
                 options: options)
@@ -49,6 +50,6 @@ final class MotionEncoder: @unchecked Sendable {
 
     func finish() throws -> EncodedImage {
         guard let encoder else { throw ImagingError.with(.encodeFailed, "the animation has no frame") }
-        return EncodedImage(bytes: try encoder.finish(), format: motion.format, width: encoder.width, height: encoder.height)
+        return EncodedImage(bytes: try encoder.finish(), format: motion.format, width: encoder.outputWidth, height: encoder.outputHeight)
     }
 }

@@ -15,7 +15,7 @@ import Foundation
 ///
 /// - **Libraries by their files**: each library (libpng, libjpeg-turbo, libwebp, libavif with dav1d
 ///   and libaom, giflib, libheif with libde265, libtiff, librsvg with cairo, libjxl, lcms2, rlottie,
-///   FFmpeg's libraries) is named by the file name and size of its shared object in the system's
+///   FFmpeg's libraries with libx264) is named by the file name and size of its shared object in the system's
 ///   library folders, found without loading it (several are opened only on first use). A package
 ///   upgrade, a security rebuild that keeps the version string included, changes the name or the
 ///   size, so variants made by the old build are not served under the new one's key.
@@ -35,7 +35,7 @@ public enum RendererVersion {
     /// The libraries named by their files (base names, as in `lib<name>.so`).
     static let libraries = [
         "png16", "jpeg", "webp", "webpdemux", "webpmux", "cgif", "avif", "dav1d", "aom", "gif", "heif", "de265", "tiff",
-        "rsvg-2", "cairo", "jxl", "lcms2", "rlottie", "avformat", "avcodec", "swscale", "avutil",
+        "rsvg-2", "cairo", "jxl", "lcms2", "rlottie", "avformat", "avcodec", "swscale", "avutil", "x264",
     ]
 
     /// This process's version: `r-` and 16 hexadecimal digits of an XXH3-128 over ``components``.

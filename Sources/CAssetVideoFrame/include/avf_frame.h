@@ -40,6 +40,8 @@ typedef enum {
     AVF_ERR_MEMORY = 9,
     /// FFmpeg's libraries, opened on the first decode, are missing or lack a function.
     AVF_ERR_UNAVAILABLE = 10,
+    /// An encoder or muxer failed (avf_mp4.h).
+    AVF_ERR_ENCODE = 11,
 } avf_status;
 
 #define AVF_MESSAGE_CAPACITY 256
