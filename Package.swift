@@ -95,8 +95,9 @@ let package = Package(
             name: "AssetImaging",
             // AssetWorkers: variants and decodes of the large parsers' formats in worker processes
             // (ImageTransformJob, ImageDecodeJob).
-            // CAssetVideoFrame: MP4 output (avf_mp4_write.c), through the FFmpeg it opens on first use.
-            dependencies: ["AssetCodecs", "CAssetImaging", "AssetWorkers", "CAssetVideoFrame"]
+            // CAssetVideoFrame: MP4 output (avf_mp4_write.c), through the FFmpeg it opens on first use;
+            // AssetVideoFrames: a video's animated preview (VideoPreviewDecoder) made into an animation.
+            dependencies: ["AssetCodecs", "CAssetImaging", "AssetWorkers", "CAssetVideoFrame", "AssetVideoFrames"]
         ),
         .executableTarget(
             name: "AssetCodecsFuzz",

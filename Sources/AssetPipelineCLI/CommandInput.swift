@@ -57,6 +57,11 @@ enum LocalInput {
         FrameSourceKind(prefix: try read(input, prefix: 12))
     }
 
+    /// The file's first bytes, as many as a sniff of its kind reads.
+    static func head(of input: String) throws -> Data {
+        try read(input, prefix: 512)
+    }
+
     /// The file's first `count` bytes (fewer when it is shorter).
     private static func read(_ input: String, prefix count: Int) throws -> Data {
         let path = input.hasPrefix("file://") ? (URL(string: input)?.path ?? input) : input
@@ -70,6 +75,11 @@ enum LocalInput {
     /// The frame at `time` of the video file, read with positional reads (only what the decoder
     /// asks for).
     static func videoFrame(_ input: String, at time: VideoFrameTime) throws -> VideoFrame {
+        try withVideoSource(input) { try VideoFrameDecoder().decode($0, at: time) }
+    }
+
+    /// `body` with the video file as a decoder's source: positional reads of the open file.
+    static func withVideoSource<T>(_ input: String, _ body: (VideoFrameSource) throws -> T) throws -> T {
         let path = input.hasPrefix("file://") ? (URL(string: input)?.path ?? input) : input
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw CLIFailure(code: "notFound", message: "cannot open \(path)") }
@@ -81,7 +91,7 @@ enum LocalInput {
             let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
             return n < 0 ? nil : Array(bytes.prefix(n))
         }
-        return try VideoFrameDecoder().decode(source, at: time)
+        return try body(source)
     }
 }
 

@@ -21,7 +21,8 @@ struct ConvertCommand: AsyncParsableCommand {
             output is quantized to 255 colours with dithering) and gives its first frame into JPEG, PNG \
             or AVIF; --frame picks one frame of it (a number from 0, a position, a time). \
             --animate makes a Lottie animation into an animated WebP, GIF or MP4 (H.264): its frames from --from to \
-            --to (default: all) at --fps (default: its own rate), --width wide, rendered with rlottie. \
+            --to (default: all) at --fps (default: its own rate), --width wide, rendered with rlottie; of a video, \
+            its animated preview from --from to --to (default: 3 s) at --fps (default: 10), read by range from a URL. \
             The EXIF orientation is applied, an embedded ICC profile is converted to sRGB, and metadata \
             is stripped, unless --keep-metadata or --keep-icc say otherwise. A URL loads through the cache \
             (--cache-dir) and the variant is kept there too, as ImageUtil.variant does. \
@@ -97,7 +98,7 @@ struct ConvertCommand: AsyncParsableCommand {
         valueName: "frame"))
     var frame: String?
 
-    @Flag(help: "Make an animated WebP, GIF or MP4 of a Lottie animation: its frames from --from to --to at --fps, sized by --width or --height.")
+    @Flag(help: "Make an animated WebP, GIF or MP4 of a Lottie animation or a video's preview: its frames from --from to --to at --fps, sized by --width or --height (the transform's animate=1).")
     var animate = false
 
     @Option(help: ArgumentHelp("Frames a second of --animate, above 0 and at most 100 (default: the animation's own).", valueName: "n"))
@@ -150,6 +151,12 @@ struct ConvertCommand: AsyncParsableCommand {
         set("metadata", keepMetadata ? "keep" : nil)
         set("icc", keepICC ? "keep" : nil)
         set("page", page.map(String.init))
+        if animate {
+            set("animate", "1")
+            set("fps", fps.map { String($0) })
+            set("from", from)
+            set("to", to)
+        }
         let named = OutputFormat(pathExtension: (output as NSString).pathExtension)
         if let format {
             set("format", format)
@@ -212,8 +219,9 @@ struct ConvertCommand: AsyncParsableCommand {
     private func convert(_ transform: ImageTransform) async throws -> (format: OutputFormat, width: Int, height: Int, bytes: Int, origin: String?) {
         var limits = ImageProcessor.Configuration()
         limits.maxSourcePixels = maxPixels
-        if animate {
-            let encoded = try await animateLottie(transform)
+        // a file animated here; a URL's animation is a variant like any other (below)
+        if transform.animate, RemoteInput(input).url == nil {
+            let encoded = try await animateFile(transform, limits: limits)
             try write(encoded.bytes)
             return (encoded.format, encoded.width, encoded.height, encoded.bytes.count, nil)
         }
@@ -241,28 +249,48 @@ struct ConvertCommand: AsyncParsableCommand {
         return (variant.format, variant.width, variant.height, variant.data.count, variant.origin.rawValue)
     }
 
-    /// The Lottie animation of the input (a file, or a URL through the cache) as an animated WebP,
-    /// GIF or MP4 (LottieUtil.animatedImage).
+    /// The input file made into `transform`'s animation: a video's preview (read with positional
+    /// reads), a Lottie animation's frames, or an animated GIF or WebP kept animated.
+    private func animateFile(_ transform: ImageTransform, limits: ImageProcessor.Configuration) async throws -> EncodedImage {
+        switch ImageUtil.MovingSource(sniffing: try LocalInput.head(of: input)) {
+        case .video:
+            return try LocalInput.withVideoSource(input) { source in
+                try VideoMotion.make(
+                    source, transform: transform, accepting: nil, configuration: limits,
+                    limits: VideoPreviewDecoder.Configuration(maxPixels: limits.maxSourcePixels))
+            }
+        case .lottie:
+            return try await animateLottie(transform)
+        case nil:
+            throw CLIFailure(code: "notAnAnimation", message: "\(input) holds no animation: --animate takes a Lottie animation, a video or an animated GIF or WebP")
+        case .animatedImage:
+            guard transform.framesPerSecond == nil, transform.from == nil, transform.to == nil else {
+                throw CLIFailure(code: "invalidTransform", message: "--fps, --from and --to apply to a Lottie animation or a video")
+            }
+            var kept = transform
+            kept.animate = false
+            let data = try LocalInput.read(input, limit: limits.maxInputBytes)
+            return try ImageProcessor(configuration: limits).process(data, transform: kept)
+        }
+    }
+
+    /// The Lottie animation of the input file as an animated WebP, GIF or MP4
+    /// (LottieUtil.animatedImage).
     private func animateLottie(_ transform: ImageTransform) async throws -> EncodedImage {
         guard case .format(let format) = transform.format, format.supportsAnimation else {
             throw CLIFailure(code: "invalidTransform", message: "--animate writes WebP, GIF or MP4: name the output .webp, .gif or .mp4, or use --format")
         }
-        var motion = LottieMotion(format: format, framesPerSecond: fps, from: from.flatMap(FrameSpec.init), to: to.flatMap(FrameSpec.init))
+        var motion = LottieMotion(
+            format: format, framesPerSecond: transform.framesPerSecond, from: transform.from, to: transform.to)
         motion.size = LottieFrameSize(width: transform.width, height: transform.width == nil ? transform.height : nil)
         motion.quality = transform.quality
         motion.lossless = transform.lossless
         if let background = transform.background { motion.background = background }
         return try await cache.withManager(loader: try tier.loaderConfiguration()) { manager in
             let lottie = LottieUtil(manager: manager)
-            let animation: LottieAnimation
-            if let url = RemoteInput(input).url {
-                animation = try await lottie.animation(for: url)
-            } else {
-                let data = try LocalInput.read(input, limit: 256 << 20)
-                guard let local = try LottieDocumentReader().read(data).defaultEntry?.animation else {
-                    throw CLIFailure(code: "animationNotFound", message: "\(input) holds no animation")
-                }
-                animation = local
+            let data = try LocalInput.read(input, limit: 256 << 20)
+            guard let animation = try LottieDocumentReader().read(data).defaultEntry?.animation else {
+                throw CLIFailure(code: "animationNotFound", message: "\(input) holds no animation")
             }
             return try await lottie.animatedImage(of: animation, motion: motion)
         }

@@ -15,6 +15,7 @@ struct WorkerCommand: ParsableCommand {
             Jobs: \(LottieFrameJob.name) (a frame of a checked Lottie animation, rendered with rlottie); \
             \(VideoFrameJob.name) (a video frame decoded with FFmpeg, its bytes read from the pool); \
             \(VideoStoryboardJob.name) (a storyboard's tiles, read the same way); \
+            \(VideoPreviewJob.name) (a video's animated preview, decoded and encoded, read the same way); \
             \(ImageTransformJob.name) and \(ImageDecodeJob.name) (a variant or a decode of a HEIF, AVIF, \
             TIFF, SVG or JPEG XL image).
             The pool sets ASSETPIPE_WORKER_MEMORY_LIMIT (bytes of address space) and kills a worker
@@ -25,7 +26,7 @@ struct WorkerCommand: ParsableCommand {
     func run() throws {
         WorkerLoop.serve([
             LottieFrameJob.name: LottieFrameJob.handle, VideoFrameJob.name: VideoFrameJob.handle,
-            VideoStoryboardJob.name: VideoStoryboardJob.handle,
+            VideoStoryboardJob.name: VideoStoryboardJob.handle, VideoPreviewJob.name: VideoPreviewJob.handle,
             ImageTransformJob.name: ImageTransformJob.handle, ImageDecodeJob.name: ImageDecodeJob.handle,
         ])
     }

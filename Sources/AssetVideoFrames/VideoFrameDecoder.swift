@@ -156,6 +156,25 @@ public struct VideoFrameDecoder: Sendable {
     }
 }
 
+extension VideoFrameSource {
+    /// `body` with this source as C's `avf_source`, alive for the call.
+    func withCSource<T>(_ body: (UnsafeMutablePointer<avf_source>) throws -> T) rethrows -> T {
+        let box = SourceBox(self)
+        var input = avf_source()
+        input.context = Unmanaged.passUnretained(box).toOpaque()
+        input.size = size
+        input.read = { context, buffer, count, offset in
+            let box = Unmanaged<SourceBox>.fromOpaque(context!).takeUnretainedValue()
+            guard let buffer, count >= 0, let bytes = box.source.read(offset, Int(count)), bytes.count <= Int(count) else {
+                return -1
+            }
+            bytes.withUnsafeBytes { buffer.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: bytes.count) }
+            return Int32(bytes.count)
+        }
+        return try withExtendedLifetime(box) { try body(&input) }
+    }
+}
+
 /// Keeps the source alive and reachable from C for the length of a decode.
 private final class SourceBox: Sendable {
     let source: VideoFrameSource

@@ -65,8 +65,40 @@ struct AnimatedConvertCommandTests {
         }
         let still = try await assetpipeAsync(["convert", source, "--animate", "-o", dir.appendingPathComponent("x.png").path])
         #expect(still.status != 0)
-        #expect(still.stderr.contains("WebP or GIF"), "\(still.stderr)")
+        #expect(still.stderr.contains("WebP, GIF or MP4"), "\(still.stderr)")
         let stray = try await assetpipeAsync(["convert", source, "--fps", "10", "-o", dir.appendingPathComponent("x.webp").path])
         #expect(stray.status == 64 || stray.status == 2, "\(stray.status) \(stray.stderr)")
+    }
+
+    @Test func aVideoFileBecomesAnAnimatedPreviewAndAGIFAnMP4() async throws {
+        let dir = try CLIFixtures.temporaryDirectory("animate-video")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = CLIFixtures.path("video/sample.mp4")  // 1080x720, 1.024 s
+        // 0.2 s to 0.6 s at 10 frames a second: 4 frames of 100 ms, 100 px wide
+        let gif = dir.appendingPathComponent("v.gif").path
+        let run = try await assetpipeAsync(["convert", video, "--animate", "--from", "0.2s", "--to", "0.6s", "--width", "100", "-o", gif, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try jsonObject(run.stdout)["transform"] as? String == "animate=1,from=0.2s,to=0.6s,w=100,format=gif")
+        let decoded = try jsonObject(try await assetpipeAsync(["decode", gif, "--json"]).stdout)
+        #expect(decoded["frames"] as? Int == 4 && decoded["width"] as? Int == 100)
+        // the default preview as MP4: the whole 1.024 s at 10 fps, even sides
+        let mp4 = dir.appendingPathComponent("v.mp4").path
+        let movie = try await assetpipeAsync(["convert", video, "--animate", "--width", "201", "-o", mp4, "--json"])
+        #expect(movie.status == 0, "\(movie.stderr)")
+        let json = try jsonObject(movie.stdout)
+        #expect(json["mediaType"] as? String == "video/mp4" && json["width"] as? Int == 200)
+        let head = try Data(contentsOf: URL(fileURLWithPath: mp4)).prefix(12)
+        #expect(head.dropFirst(4).prefix(4) == Data("ftyp".utf8))
+        // an animated GIF into MP4 without --animate; a still is no animation
+        let fromGIF = try await assetpipeAsync(["convert", gif, "-o", dir.appendingPathComponent("g.mp4").path, "--json"])
+        #expect(fromGIF.status == 0, "\(fromGIF.stderr)")
+        let still = try await assetpipeAsync([
+            "convert", CLIFixtures.path("png/pngsuite/basn6a08.png"), "--animate", "-o", dir.appendingPathComponent("p.webp").path,
+        ])
+        #expect(still.status == 1 && still.stderr.contains("notAnAnimation"), "\(still.stderr)")
+        let stillMP4 = try await assetpipeAsync([
+            "convert", CLIFixtures.path("png/pngsuite/basn6a08.png"), "-o", dir.appendingPathComponent("p.mp4").path,
+        ])
+        #expect(stillMP4.status == 1 && stillMP4.stderr.contains("unsupportedFormat"), "\(stillMP4.stderr)")
     }
 }

@@ -15,6 +15,10 @@ extension ImageTransform {
         var pairs: [String] = []
         let defaults = ImageTransform()
         if let frame { pairs.append("frame=\(frame.text)") }
+        if animate { pairs.append("animate=1") }
+        if let framesPerSecond { pairs.append("fps=\(Self.text(of: framesPerSecond))") }
+        if let from { pairs.append("from=\(from.text)") }
+        if let to { pairs.append("to=\(to.text)") }
         if let page { pairs.append("page=\(page)") }
         if let width { pairs.append("w=\(width)") }
         if let height { pairs.append("h=\(height)") }
@@ -37,7 +41,8 @@ extension ImageTransform {
     /// `;`, as the canonical form, a CLI `--variant` or a preset writes them. `original` or an
     /// empty text is the default transform.
     ///
-    /// Keys: `frame` (`30`, `50%` or `1.5s`: ``FrameSpec``), `page` (0...), `w`/`width`, `h`/`height`, `fit`, `enlarge`, `gravity`/`g`, `dpr`, `bg`/`background`,
+    /// Keys: `frame` (`30`, `50%` or `1.5s`: ``FrameSpec``), `animate`, `fps`, `from` and `to`
+    /// (``FrameSpec``s), `page` (0...), `w`/`width`, `h`/`height`, `fit`, `enlarge`, `gravity`/`g`, `dpr`, `bg`/`background`,
     /// `format`/`f`, `q`/`quality`, `lossless`, `progressive`, `kernel`, `metadata` (`keep`/`strip`),
     /// `icc` (`keep`/`srgb`). Booleans are `1`/`0`/`true`/`false`.
     /// - Throws: `ImagingError.invalidTransform` for an unknown key or value, or a value out of range.
@@ -106,6 +111,16 @@ extension ImageTransform {
                     "frame must be a frame number (30), a position (50%) or a time (1.5s) (got '\(value.prefix(64))')")
             }
             frame = spec
+        case "animate": animate = try flag()
+        case "fps":
+            guard let rate = Double(value), rate.isFinite else { throw ImagingError.invalidTransform("fps must be a number (got '\(value.prefix(64))')") }
+            framesPerSecond = rate
+        case "from", "to":
+            guard let spec = FrameSpec(value) else {
+                throw ImagingError.invalidTransform(
+                    "\(key) must be a frame number (30), a position (50%) or a time (1.5s) (got '\(value.prefix(64))')")
+            }
+            if key == "from" { from = spec } else { to = spec }
         case "page":
             let number = try integer()
             guard number >= 0, number <= 65_535 else { throw ImagingError.invalidTransform("page must be 0 to 65535 (got \(number))") }

@@ -9,6 +9,9 @@
 /// - ``format`` `.auto` picks from what the caller accepts (see ``FormatChoice``).
 /// - ``frame`` asks for a still frame of a moving source (a Lottie animation) instead of an image;
 ///   the frame is then sized, cropped and encoded as an image would be.
+/// - ``animate`` asks for the moving source itself as an animation (WebP, GIF or MP4): a Lottie
+///   animation's frames or a video's preview, from ``from`` to ``to`` at ``framesPerSecond``, each
+///   sized, cropped and padded as an image would be.
 ///
 /// ```swift
 /// var transform = ImageTransform(width: 512, format: .webp)
@@ -19,6 +22,19 @@ public struct ImageTransform: Sendable, Hashable {
     /// The still frame of a moving source to make the image of (`frame=30`, `frame=50%`,
     /// `frame=1.5s`), or nil for a source that is an image. Default: nil.
     public var frame: FrameSpec?
+    /// Make the moving source (a Lottie animation, a video) into an animation (`animate=1`): WebP,
+    /// GIF or MP4, `format=auto` giving WebP to a client that takes it, else GIF. An animated GIF
+    /// or WebP stays animated without it. Default: false.
+    public var animate: Bool
+    /// Frames a second of ``animate``'s output (`fps=15`), above 0 and at most 100; nil for the
+    /// source's own rate (a video's preview: 10). Default: nil.
+    public var framesPerSecond: Double?
+    /// Where ``animate``'s output starts (`from=2s`, `from=10%`, a Lottie frame number `from=30`);
+    /// nil for the start. Default: nil.
+    public var from: FrameSpec?
+    /// Where ``animate``'s output ends, included for a Lottie frame (`to=5s`, `to=60%`); nil for
+    /// the end (a video's preview: 3 seconds after ``from``). Default: nil.
+    public var to: FrameSpec?
     /// The image of a multi-image source (`page=1`): a TIFF's directory or a HEIF's top-level
     /// image, from 0; nil for the first directory or the primary image. Default: nil.
     public var page: Int?
@@ -59,9 +75,14 @@ public struct ImageTransform: Sendable, Hashable {
         frame: FrameSpec? = nil, width: Int? = nil, height: Int? = nil, fit: Fit = .inside, enlarge: Bool = false, gravity: Gravity = .center,
         devicePixelRatio: Double = 1, background: RGBColor? = nil, format: FormatChoice = .auto, quality: Int? = nil,
         lossless: Bool = false, progressive: Bool = false, kernel: ResampleKernel = .lanczos3,
-        keepMetadata: Bool = false, keepICCProfile: Bool = false, page: Int? = nil
+        keepMetadata: Bool = false, keepICCProfile: Bool = false, page: Int? = nil, animate: Bool = false,
+        framesPerSecond: Double? = nil, from: FrameSpec? = nil, to: FrameSpec? = nil
     ) {
         self.frame = frame
+        self.animate = animate
+        self.framesPerSecond = framesPerSecond
+        self.from = from
+        self.to = to
         self.page = page
         self.width = width
         self.height = height
@@ -122,6 +143,16 @@ public struct ImageTransform: Sendable, Hashable {
         }
         if let quality, !(1...100).contains(quality) {
             throw ImagingError.invalidTransform("q must be 1 to 100 (got \(quality))")
+        }
+        if !animate, framesPerSecond != nil || from != nil || to != nil {
+            throw ImagingError.invalidTransform("fps, from and to go with animate=1")
+        }
+        if animate, frame != nil { throw ImagingError.invalidTransform("animate=1 makes every frame; frame takes one") }
+        if let fps = framesPerSecond, !(fps > 0 && fps <= 100) {
+            throw ImagingError.invalidTransform("fps must be above 0 and at most 100 (got \(fps))")
+        }
+        if animate, case .format(let format) = format, !format.supportsAnimation {
+            throw ImagingError.invalidTransform("animate=1 writes WebP, GIF or MP4, not \(format)")
         }
         for (name, value) in [("w", width), ("h", height)] {
             if let value, Double(value) * devicePixelRatio > Double(maxOutputDimension) {

@@ -17,15 +17,25 @@ extension LottieUtil {
     /// - Throws: `LottieRenderError` (the renderer's checks and failures), `ImagingError` (the
     ///   motion's checks, the encoder, the output limit).
     public func animatedImage(of animation: LottieAnimation, motion: LottieMotion) async throws -> EncodedImage {
+        let encoder = MotionEncoder(motion: motion)
+        try await renderFrames(of: animation, motion: motion) { bitmap, duration in
+            try await self.manager.runIO { try encoder.add(bitmap, duration: duration) }
+        }
+        return try await manager.runIO { try encoder.finish() }
+    }
+
+    /// The output frames of `motion` (its schedule, range and size; not its format), rendered one
+    /// at a time as ``frame(of:at:size:)`` renders and handed to `take` with their durations in
+    /// milliseconds, each taken before the next is rendered.
+    func renderFrames(
+        of animation: LottieAnimation, motion: LottieMotion, into take: (Bitmap, Int) async throws -> Void
+    ) async throws {
         let renderer = self.renderer
         let input = try await manager.runIO { try renderer.prepare(animation) }
         let steps = try motion.steps(of: animation, frameCount: input.frameCount)
-        let encoder = MotionEncoder(motion: motion)
         for step in steps {
-            let bitmap = try await frame(ofPrepared: input, at: .frame(step.frame), size: motion.size)
-            try await manager.runIO { try encoder.add(bitmap, duration: step.duration) }
+            try await take(try await frame(ofPrepared: input, at: .frame(step.frame), size: motion.size), step.duration)
         }
-        return try await manager.runIO { try encoder.finish() }
     }
 }
 

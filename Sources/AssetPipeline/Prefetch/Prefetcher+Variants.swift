@@ -12,13 +12,13 @@ extension Prefetcher {
     ]
 
     /// The configured variants that apply to a source of `kind` (`named`: the kind the list gave,
-    /// if any): those with a frame to an animation or a video, the others to an image, or to a source whose
-    /// kind is not known (as before frames existed).
+    /// if any): those with a frame or `animate=1` to an animation or a video, the others to an image,
+    /// or to a source whose kind is not known (as before frames existed).
     static func variants(_ transforms: [ImageTransform], of kind: AssetKind?, named: AssetKind?) -> [ImageTransform] {
         switch kind {
-        case .image: transforms.filter { $0.frame == nil }
-        case .lottie, .video: transforms.filter { $0.frame != nil }
-        case nil where named == nil: transforms.filter { $0.frame == nil }
+        case .image: transforms.filter { $0.frame == nil && !$0.animate }
+        case .lottie, .video: transforms.filter { $0.frame != nil || $0.animate }
+        case nil where named == nil: transforms.filter { $0.frame == nil && !$0.animate }
         default: []
         }
     }
@@ -41,7 +41,7 @@ extension Prefetcher {
             } else {
                 for accepted in auto ? Self.warmedAcceptClasses.map(\.formats) : [nil] {
                     let options = ImageUtil.Options(strategy: configuration.strategy)
-                    if kind == .video, transform.frame != nil,
+                    if kind == .video, transform.frame != nil || transform.animate,
                         try await videoFrames.variant(for: url, transform: transform, accepting: accepted, options: options) != nil
                     {
                         count += 1

@@ -13,7 +13,7 @@ import Foundation
 
 extension ImageUtil {
     /// The kinds of moving source a frame can be taken from, told from the first bytes.
-    enum MovingSource {
+    public enum MovingSource: Sendable {
         /// A Lottie animation: JSON that shows Lottie's keys, or a ZIP (dotLottie) or gzip (`.tgs`)
         /// container, which the reader opens.
         case lottie
@@ -25,7 +25,7 @@ extension ImageUtil {
 
         /// The kind of `data`, or nil when it is none: the one place that decides that a source
         /// is not an animation.
-        init?(sniffing data: Data) {
+        public init?(sniffing data: Data) {
             let head = Array(data.prefix(KindSniffer.prefixLength))
             if let format = ImageFormat(sniffing: head), format == .gif || format == .webp {
                 self = .animatedImage
@@ -104,12 +104,7 @@ extension ImageUtil {
     private func videoFrame(of data: Data, at spec: FrameSpec, processor: ImageProcessor) async throws -> Bitmap {
         let time = try VideoFrameTime(spec)
         let limits = VideoFrameDecoder.Configuration(maxPixels: processor.configuration.maxSourcePixels)
-        let bytes = data
-        let read: @Sendable (Int64, Int) -> [UInt8]? = { offset, count in
-            guard offset >= 0, offset <= Int64(bytes.count) else { return nil }
-            let start = bytes.startIndex + Int(offset)
-            return [UInt8](bytes[start..<min(bytes.endIndex, start + count)])
-        }
+        let bytes = data, read = Self.reads(of: data)
         if let workers = lottie.configuration.renderWorkers {
             return try await VideoFrameJob.run(
                 on: workers, sourceSize: Int64(bytes.count), at: time, size: .natural, limits: limits, reads: read
@@ -117,6 +112,15 @@ extension ImageUtil {
         }
         return try await runDecoding {
             try VideoFrameDecoder(configuration: limits).decode(VideoFrameSource(size: Int64(bytes.count), read: read), at: time).bitmap
+        }
+    }
+
+    /// Positional reads of `data`, as a video decoder (here or in a worker) takes them.
+    static func reads(of data: Data) -> @Sendable (Int64, Int) -> [UInt8]? {
+        { offset, count in
+            guard offset >= 0, offset <= Int64(data.count) else { return nil }
+            let start = data.startIndex + Int(offset)
+            return [UInt8](data[start..<min(data.endIndex, start + count)])
         }
     }
 

@@ -148,6 +148,9 @@ extension ImageUtil {
         do {
             let start = ContinuousClock.now
             encoded = try await variants.queue.run {
+                if transform.animate {
+                    return try await self.motionImage(of: data, transform: transform, accepting: accepted, processor: processor)
+                }
                 if let frame = transform.frame {
                     return try await self.frameImage(of: data, at: frame, transform: transform, accepting: accepted, processor: processor)
                 }

@@ -51,6 +51,24 @@ extension VideoUtil {
     package func readFrame(
         address: String, at time: VideoFrameTime, size: VideoFrameSize, limits: VideoFrameDecoder.Configuration
     ) async throws -> VideoFrameRead {
+        let (frame, statistics) = try await decodeByRange(
+            address: address,
+            inWorker: { workers, total, reads in
+                try await VideoFrameJob.run(on: workers, sourceSize: total, at: time, size: size, limits: limits, reads: reads)
+            },
+            here: { source in try VideoFrameDecoder(configuration: limits).decode(source, at: time, size: size) })
+        return VideoFrameRead(frame: frame, statistics: statistics)
+    }
+
+    /// What a decoder makes of the video at `address` read by range through the chunk store (a
+    /// ``FrameSourceReader`` over this util's ranges): `inWorker` in a worker of
+    /// ``Configuration/frameWorkers`` when there are some, else `here` on a thread of its own (the
+    /// decode blocks on its reads: never on the cooperative pool, which serves them). A read of
+    /// ours that failed is the error thrown, whatever the decoder made of it.
+    package func decodeByRange<T: Sendable>(
+        address: String, inWorker: (WorkerPool, Int64, @escaping WorkerPool.Reads) async throws -> T,
+        here: @escaping @Sendable (VideoFrameSource) throws -> T
+    ) async throws -> (T, VideoReadStatistics) {
         let window = Int64(max(64 << 10, store.configuration.chunkSize))
         // the first window: the container's head, and the resource's length
         let first = try await read(address: address, byteRange: .bounded(0..<window))
@@ -58,36 +76,25 @@ extension VideoUtil {
             throw VideoError(.invalidResponse, "the origin did not tell the video's length")
         }
         let reader = FrameSourceReader(util: self, address: address, window: window, size: total, first: first)
-        let frame: VideoFrame
+        let result: Result<T, any Error>
         if let workers = configuration.frameWorkers {
             do {
-                frame = try await VideoFrameJob.run(
-                    on: workers, sourceSize: total, at: time, size: size, limits: limits
-                ) { offset, count in reader.read(offset: offset, count: count) }
+                result = .success(try await inWorker(workers, total) { offset, count in reader.read(offset: offset, count: count) })
             } catch {
-                // a read of ours that failed is why the worker failed
-                if let failure = reader.failure { throw failure }
-                throw error
+                result = .failure(error)
             }
         } else {
-            let decoder = VideoFrameDecoder(configuration: limits)
             let source = VideoFrameSource(size: total) { offset, count in reader.read(offset: offset, count: count) }
-            let result: Result<VideoFrame, VideoFrameError> = await withCheckedContinuation { continuation in
-                // the decode blocks on its reads: never on the cooperative pool, which serves them
-                Thread {
-                    continuation.resume(returning: Result { () throws(VideoFrameError) -> VideoFrame in
-                        try decoder.decode(source, at: time, size: size)
-                    })
-                }.start()
-            }
-            switch result {
-            case .success(let decoded): frame = decoded
-            case .failure(let error):
-                if error.code == .readFailed, let failure = reader.failure { throw failure }
-                throw error
+            result = await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: Result { try here(source) }) }.start()
             }
         }
-        return VideoFrameRead(frame: frame, statistics: reader.statistics)
+        switch result {
+        case .success(let value): return (value, reader.statistics)
+        case .failure(let error):
+            if let failure = reader.failure { throw failure }
+            throw error
+        }
     }
 }
 

@@ -9,9 +9,10 @@ import Foundation
 #endif
 
 extension VideoFrameVariants {
-    /// Decodes the frame through the chunk store and makes it into the transform, in a turn of the
-    /// transform queue. Nothing is stored here.
+    /// Decodes the frame (or the preview's frames) through the chunk store and makes it into the
+    /// transform, in a turn of the transform queue. Nothing is stored here.
     func make(_ request: VideoFrameVariantRequest) async throws -> ImageVariant {
+        if request.transform.animate { return try await makePreview(request) }
         guard let spec = request.transform.frame else { throw ImagingError.invalidTransform }
         let time = try VideoFrameTime(spec)
         let processor = ImageProcessor(configuration: images.processorConfiguration(request.options))
@@ -29,6 +30,34 @@ extension VideoFrameVariants {
                     return try processor.process(bitmap: bitmap, transform: request.transform, accepting: request.accepted)
                 }
             }
+        }
+        return ImageVariant(
+            data: Data(encoded.bytes), format: encoded.format, width: encoded.width, height: encoded.height, key: request.key,
+            sourceValidator: request.validator ?? "", origin: .transformed)
+    }
+
+    /// The animated preview of `request` (``VideoMotion``): its frames decoded through the chunk
+    /// store (the index and the packets from the key frame before `from` to `to`), in a worker of
+    /// the video util's when it has some.
+    private func makePreview(_ request: VideoFrameVariantRequest) async throws -> ImageVariant {
+        let configuration = images.processorConfiguration(request.options)
+        let limits = VideoPreviewDecoder.Configuration(
+            maxPixels: min(video.configuration.frameDecoder.maxPixels, request.options.pixelBudget))
+        let (images, video) = (self.images, self.video)
+        let (transform, accepted) = (request.transform, request.accepted)
+        let encoded = try await images.variants.queue.run {
+            images.transforms.add(1, ordering: .relaxed)
+            return try await video.decodeByRange(
+                address: request.url,
+                inWorker: { workers, total, reads in
+                    try await VideoPreviewJob.run(
+                        on: workers, sourceSize: total, transform: transform, accepted: accepted, configuration: configuration,
+                        limits: limits, reads: reads)
+                },
+                here: { source in
+                    try VideoMotion.make(source, transform: transform, accepting: accepted, configuration: configuration, limits: limits)
+                }
+            ).0
         }
         return ImageVariant(
             data: Data(encoded.bytes), format: encoded.format, width: encoded.width, height: encoded.height, key: request.key,

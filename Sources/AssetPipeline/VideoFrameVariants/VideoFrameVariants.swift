@@ -49,15 +49,18 @@ public final class VideoFrameVariants: Sendable {
     /// kept, and the frame's first read finds it there.
     static let sniffLength: Int64 = 512
 
-    /// Names the variant of the frame `transform.frame` of the video at `url`, reading only its
-    /// first chunk; nil when the source's bytes are no video (an animation, an image).
-    /// - Throws: `ImagingError.invalidTransform` for a transform without a frame or beyond the
+    /// Names the variant of the frame `transform.frame` of the video at `url`, or of its animated
+    /// preview (`transform.animate`), reading only its first chunk; nil when the source's bytes are
+    /// no video (an animation, an image).
+    /// - Throws: `ImagingError.invalidTransform` for a transform without a frame or animate=1, or beyond the
     ///   limits, `VideoError` when the head cannot be read.
     public func variantRequest(
         for url: String, transform: ImageTransform, accepting accepted: [OutputFormat]? = nil,
         options: ImageUtil.Options = .init()
     ) async throws -> VideoFrameVariantRequest? {
-        guard transform.frame != nil else { throw ImagingError(code: "invalidTransform", message: "a video variant needs a frame") ?? .invalidTransform }
+        guard transform.frame != nil || transform.animate else {
+            throw ImagingError(code: "invalidTransform", message: "a video variant needs a frame or animate=1") ?? .invalidTransform
+        }
         try transform.validate(maxOutputDimension: images.configuration.processor.maxOutputDimension)
         let (head, resource, statistics) = try await video.head(of: url, count: Self.sniffLength)
         guard ImageUtil.MovingSource(sniffing: head) == .video else {

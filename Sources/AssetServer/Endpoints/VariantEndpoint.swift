@@ -39,8 +39,8 @@ struct VariantEndpoint: Sendable {
             context.metrics.recordVariantLookup("memory")
             return hot.reply(to: incoming, now: context.now, cacheStatus: "memory")
         }
-        // a frame of a video: read by range through the chunk store, never loaded whole
-        if transform.frame != nil, let reply = try await VideoFrameEndpoint(context: context).answer(
+        // a frame or a preview of a video: read by range through the chunk store, never loaded whole
+        if transform.frame != nil || transform.animate, let reply = try await VideoFrameEndpoint(context: context).answer(
             incoming, target: target, accepted: accepted, memoryKey: memoryKey, hot: hot, askedPixels: askedPixels)
         {
             return reply

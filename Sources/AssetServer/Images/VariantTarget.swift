@@ -9,7 +9,8 @@ import Foundation
 ///   `key:value` (or `key=value`) pairs separated by `,`, including `preset:P`, percent-decoded
 ///   when they decode (`frame:50%25` is `frame=50%`); the extension picks the format (none: `auto`).
 /// - **Frames**: `frame=30`, `frame=50%` or `frame=1.5s` (a key like the others: in presets, in the
-///   signed text) makes the variant of a still frame of an animation.
+///   signed text) makes the variant of a still frame of an animation; `animate=1` (with `fps`,
+///   `from`, `to`) makes a Lottie animation or a video's preview into an animation.
 /// - **Presets** expand in place; a preset's keys cannot be given again. With
 ///   ``AssetServer/ImageService/presetsOnly``, only `preset` and `format` may be given.
 /// - **Signing**: with a signer, the signature must match the canonical transform and the source
@@ -25,7 +26,7 @@ struct VariantTarget: Sendable {
     /// Query keys that make a request a variant request.
     static let transformKeys: Set<String> = [
         "frame", "page", "w", "width", "h", "height", "fit", "enlarge", "gravity", "g", "dpr", "bg", "background", "q", "quality",
-        "lossless", "progressive", "kernel", "metadata", "icc", "preset",
+        "lossless", "progressive", "kernel", "metadata", "icc", "preset", "animate", "fps", "from", "to",
     ]
 
     /// Whether a query-form request asks for a variant (any transform key, or an encoded format)

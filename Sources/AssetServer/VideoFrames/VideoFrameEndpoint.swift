@@ -5,7 +5,8 @@ import Foundation
 import HTTPTypes
 import NIOCore
 
-/// `GET|HEAD /v1/image?url=VIDEO&frame=...` (and the path form): a variant of a video's frame read
+/// `GET|HEAD /v1/image?url=VIDEO&frame=...` or `animate=1` (and the path form): a variant of a
+/// video's frame, or its animated preview, read
 /// by range through the chunk store (``VideoFrameVariants``): the video's head, its index and the
 /// packets of the frame, never the file whole and never bounded by `--max-source-bytes`.
 ///
@@ -26,7 +27,7 @@ struct VideoFrameEndpoint: Sendable {
     ) async throws -> Reply? {
         let transform = target.transform
         let lowered = target.source.prefix(8).lowercased()
-        guard transform.frame != nil, lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return nil }
+        guard transform.frame != nil || transform.animate, lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return nil }
         switch KindSniffer.kind(ofPath: target.source) {
         case .image, .lottie: return nil
         default: break

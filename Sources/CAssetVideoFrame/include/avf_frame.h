@@ -42,6 +42,8 @@ typedef enum {
     AVF_ERR_UNAVAILABLE = 10,
     /// An encoder or muxer failed (avf_mp4.h).
     AVF_ERR_ENCODE = 11,
+    /// The caller's sink asked to stop (avf_preview.h).
+    AVF_ERR_STOPPED = 12,
 } avf_status;
 
 #define AVF_MESSAGE_CAPACITY 256

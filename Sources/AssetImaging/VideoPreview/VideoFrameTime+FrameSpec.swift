@@ -1,4 +1,3 @@
-import AssetImaging
 import AssetVideoFrames
 
 /// The frame of a video that a frame spec (`0`, `50%`, `2.5s`) names.

@@ -1,0 +1,109 @@
+import AssetCodecs
+import AssetVideoFrames
+import AssetWorkers
+
+/// A video's animated preview made in a worker process (a `WorkerPool`): FFmpeg's demuxer and
+/// decoder, the resize and the encoder (``VideoMotion/make(_:transform:accepting:configuration:limits:)``)
+/// all run there, the source read from the parent as ``VideoFrameJob``'s frame is, so that a crash
+/// or a hang in FFmpeg ends only the worker.
+///
+/// ```
+/// request: processor configuration (as ImageTransformJob's) | u64 source size | u64 maxPixels
+///          | u64 maxFrames | u64 maxPackets | u64 threads | u16 length | canonical transform
+///          | u8 accepted count (255: none given) | (u8 length | format name) per accepted format
+/// reply:   u8 length | format name | u64 width | u64 height | encoded bytes
+/// ```
+public enum VideoPreviewJob {
+    /// The job's name in a worker's table.
+    public static let name = "video-preview"
+
+    /// The request of `transform`'s preview of a source of `sourceSize` bytes.
+    public static func request(
+        sourceSize: Int64, transform: ImageTransform, accepted: [OutputFormat]?, configuration: ImageProcessor.Configuration,
+        limits: VideoPreviewDecoder.Configuration
+    ) -> [UInt8] {
+        var writer = WorkerPayloadWriter(capacity: 256)
+        ProcessorConfigurationCoding.write(configuration, to: &writer)
+        writer.append(UInt64(bitPattern: sourceSize))
+        for limit in [limits.maxPixels, limits.maxFrames, limits.maxPackets, limits.threads] { writer.append(UInt64(max(0, limit))) }
+        let text = Array(transform.canonicalText.utf8)
+        writer.append(UInt64(text.count), width: 2)
+        writer.append(contentsOf: text)
+        if let accepted {
+            writer.append(byte: UInt8(min(accepted.count, 254)))
+            for format in accepted.prefix(254) {
+                writer.append(byte: UInt8(format.rawValue.utf8.count))
+                writer.append(contentsOf: format.rawValue.utf8)
+            }
+        } else {
+            writer.append(byte: 255)
+        }
+        return writer.bytes
+    }
+
+    /// The worker's side: makes the preview a request asks for, reading the source from the parent.
+    /// - Throws: ``ImagingError``, `VideoFrameError`, reported to the parent as they are.
+    public static func handle(_ payload: [UInt8]) throws -> [UInt8] {
+        var reader = WorkerPayloadReader(payload)
+        guard let configuration = ProcessorConfigurationCoding.read(&reader), let size = reader.word(),
+            let maxPixels = reader.integer(), let maxFrames = reader.integer(), let maxPackets = reader.integer(),
+            let threads = reader.integer(), let length = reader.word(width: 2), let text = reader.bytes(Int(length)),
+            let count = reader.byte()
+        else { throw ImagingError.invalidTransform("the worker got a malformed preview request") }
+        var accepted: [OutputFormat]? = nil
+        if count != 255 {
+            var formats: [OutputFormat] = []
+            for _ in 0..<Int(count) {
+                guard let length = reader.byte(), let name = reader.bytes(Int(length)),
+                    let format = OutputFormat(rawValue: String(decoding: name, as: UTF8.self))
+                else { throw ImagingError.invalidTransform("the worker got a malformed list of formats") }
+                formats.append(format)
+            }
+            accepted = formats
+        }
+        let source = VideoFrameSource(size: Int64(bitPattern: size)) { offset, count in
+            WorkerLoop.readFromParent(offset: offset, count: count)
+        }
+        let limits = VideoPreviewDecoder.Configuration(maxPixels: maxPixels, maxFrames: maxFrames, maxPackets: maxPackets, threads: threads)
+        return try ImagingWorkerErrors.reporting {
+            let transform = try ImageTransform(
+                parsing: String(decoding: text, as: UTF8.self), maxOutputDimension: configuration.maxOutputDimension)
+            let encoded = try VideoMotion.make(source, transform: transform, accepting: accepted, configuration: configuration, limits: limits)
+            var reply = WorkerPayloadWriter(capacity: 32 + encoded.bytes.count)
+            reply.append(byte: UInt8(encoded.format.rawValue.utf8.count))
+            reply.append(contentsOf: encoded.format.rawValue.utf8)
+            reply.append(UInt64(encoded.width))
+            reply.append(UInt64(encoded.height))
+            reply.append(contentsOf: encoded.bytes)
+            return reply.bytes
+        }
+    }
+
+    /// Makes the preview in a worker of `pool`, which reads the source's `sourceSize` bytes
+    /// through `reads`.
+    /// - Throws: ``ImagingError`` or `VideoFrameError` as the worker reported them;
+    ///   ``ImagingError/decodeFailed`` when the worker crashed, ran past its time or gave no whole reply.
+    public static func run(
+        on pool: WorkerPool, sourceSize: Int64, transform: ImageTransform, accepted: [OutputFormat]?,
+        configuration: ImageProcessor.Configuration, limits: VideoPreviewDecoder.Configuration, reads: @escaping WorkerPool.Reads
+    ) async throws -> EncodedImage {
+        let reply: [UInt8]
+        do {
+            let payload = request(
+                sourceSize: sourceSize, transform: transform, accepted: accepted, configuration: configuration, limits: limits)
+            reply = try await pool.run(name, payload: payload, reads: reads)
+        } catch {
+            // a video's own error comes back under its bare code
+            if let failure = error.failure, !failure.code.contains("."), VideoFrameError.Code(rawValue: failure.code) != nil {
+                throw VideoFrameError(workerFailure: failure)
+            }
+            throw ImagingWorkerErrors.error(error, job: name)
+        }
+        var reader = WorkerPayloadReader(reply)
+        guard let size = reader.byte(), let name = reader.bytes(Int(size)),
+            let format = OutputFormat(rawValue: String(decoding: name, as: UTF8.self)),
+            let width = reader.integer(), let height = reader.integer(), width > 0, height > 0
+        else { throw ImagingWorkerErrors.malformed(Self.name) }
+        return EncodedImage(bytes: Array(reader.rest), format: format, width: width, height: height)
+    }
+}
