@@ -3,7 +3,7 @@ import AssetVideoFrames
 
 /// A video's animated preview made by an ``ImageTransform`` with ``ImageTransform/animate``:
 /// the frames from `from` to `to` (3 seconds when `to` is not given) at `fps` (10 when not given)
-/// decoded by ``VideoPreviewDecoder`` at the least size that covers the transform's box, then
+/// decoded by `VideoPreviewDecoder` at the least size that covers the transform's box, then
 /// resized, cropped, padded and encoded (WebP, GIF or MP4) by a ``MotionWriter`` as they come.
 /// Only the container's index and the packets from the key frame before `from` to `to` are read.
 ///

@@ -4,7 +4,7 @@ import AssetWorkers
 
 /// A video's animated preview made in a worker process (a `WorkerPool`): FFmpeg's demuxer and
 /// decoder, the resize and the encoder (``VideoMotion/make(_:transform:accepting:configuration:limits:)``)
-/// all run there, the source read from the parent as ``VideoFrameJob``'s frame is, so that a crash
+/// all run there, the source read from the parent as `VideoFrameJob`'s frame is, so that a crash
 /// or a hang in FFmpeg ends only the worker.
 ///
 /// ```

@@ -19,7 +19,7 @@ extension ImageUtil {
         case lottie
         /// An MP4/QuickTime or Matroska/WebM video (`ftyp` at offset 4, the EBML magic).
         case video
-        /// A GIF or WebP, whose frames ``AnimationProcessor`` composites (a still WebP is refused
+        /// A GIF or WebP, whose frames `AnimationProcessor` composites (a still WebP is refused
         /// there as no animation).
         case animatedImage
 

@@ -11,9 +11,10 @@ public struct VideoPreviewSpec: Sendable, Hashable {
     public var to: VideoFrameTime
     /// Output frames a second, above 0 and at most 100. Default: 10.
     public var framesPerSecond: Double
-    /// The least width and height each frame must cover (nil: that side asks nothing; both nil:
-    /// the video's shown size). The frames keep the aspect ratio and are never enlarged.
+    /// The least width each frame must cover (nil: that side asks nothing; both nil: the video's
+    /// shown size). The frames keep the aspect ratio and are never enlarged.
     public var coverWidth: Int?
+    /// The least height each frame must cover, as ``coverWidth``.
     public var coverHeight: Int?
 
     /// A preview; every parameter defaults to the value documented on its property.
@@ -37,19 +38,23 @@ public struct VideoPreviewSpec: Sendable, Hashable {
 
 /// What a preview decode found and read.
 public struct VideoPreviewFacts: Sendable, Hashable {
-    /// The frames' size (after the container's rotation).
+    /// The frames' width (after the container's rotation).
     public var width: Int
+    /// The frames' height (after the container's rotation).
     public var height: Int
     /// Output frames handed over.
     public var frames: Int
     /// The video's duration in seconds.
     public var duration: Double
-    /// Frames decoded and packets read, and the source bytes the decode read.
+    /// Frames decoded.
     public var decodedFrames: Int
+    /// Video packets read.
     public var packets: Int
+    /// The source bytes the decode read.
     public var bytesRead: Int64
-    /// The demuxer's and codec's names.
+    /// The demuxer's name.
     public var container: String
+    /// The codec's name.
     public var codec: String
 }
 
@@ -59,7 +64,8 @@ public struct VideoPreviewFacts: Sendable, Hashable {
 /// last that starts at or before it), scaled by swscale (bicubic) to cover the spec's size, with
 /// its duration in milliseconds. Memory is a frame or two, whatever the length.
 ///
-/// Blocks its thread: call it off Swift's cooperative pool, or in a worker (``VideoPreviewJob``).
+/// Blocks its thread: call it off Swift's cooperative pool, or in a worker (AssetImaging's
+/// `VideoPreviewJob`).
 public struct VideoPreviewDecoder: Sendable {
     /// The limits of a preview.
     public struct Configuration: Sendable, Hashable {
