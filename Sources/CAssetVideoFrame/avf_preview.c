@@ -109,6 +109,11 @@ int32_t avf_decode_run(const avf_source *source, const avf_run_request *request,
                           to, duration);
         goto end;
     }
+    if (!(to - from <= request->max_seconds)) {
+        status = avf_fail(message, AVF_ERR_TOO_LARGE, "a preview of %.3f s is past the limit of %.3g s", to - from,
+                          request->max_seconds);
+        goto end;
+    }
     double wanted = ceil((to - from) * request->fps - 1e-9);
     if (wanted < 1) wanted = 1;
     if (wanted > request->max_frames) {

@@ -99,6 +99,20 @@ struct MotionVariantTests {
                 await #expect(throws: ImagingError.invalidTransform) {
                     try await util.variant(for: url, transform: try ImageTransform(parsing: "animate=1,from=12,w=64,format=gif"))
                 }
+                // the decoder's limits hold before any frame: the length, then the frames
+                let bytes = mp4
+                let source = VideoFrameSource(size: Int64(bytes.count)) { offset, count in
+                    Array(bytes[Int(offset)..<min(bytes.count, Int(offset) + count)])
+                }
+                let long = try ImageTransform(parsing: "animate=1,to=1s,w=64,format=gif")
+                #expect {
+                    try VideoMotion.make(
+                        source, transform: long, accepting: nil, configuration: .init(), limits: .init(maxSeconds: 0.5))
+                } throws: { ($0 as? VideoFrameError)?.code == .tooLarge }
+                #expect {
+                    try VideoMotion.make(
+                        source, transform: long, accepting: nil, configuration: .init(), limits: .init(maxFrames: 5))
+                } throws: { ($0 as? VideoFrameError)?.code == .tooLarge }
             }
         }
     }

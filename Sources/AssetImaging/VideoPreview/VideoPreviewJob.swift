@@ -9,7 +9,8 @@ import AssetWorkers
 ///
 /// ```
 /// request: processor configuration (as ImageTransformJob's) | u64 source size | u64 maxPixels
-///          | u64 maxFrames | u64 maxPackets | u64 threads | u16 length | canonical transform
+///          | u64 maxFrames | u64 maxSeconds (Double bits) | u64 maxPackets | u64 threads
+///          | u16 length | canonical transform
 ///          | u8 accepted count (255: none given) | (u8 length | format name) per accepted format
 /// reply:   u8 length | format name | u64 width | u64 height | encoded bytes
 /// ```
@@ -25,7 +26,11 @@ public enum VideoPreviewJob {
         var writer = WorkerPayloadWriter(capacity: 256)
         ProcessorConfigurationCoding.write(configuration, to: &writer)
         writer.append(UInt64(bitPattern: sourceSize))
-        for limit in [limits.maxPixels, limits.maxFrames, limits.maxPackets, limits.threads] { writer.append(UInt64(max(0, limit))) }
+        writer.append(UInt64(max(0, limits.maxPixels)))
+        writer.append(UInt64(max(0, limits.maxFrames)))
+        writer.append(limits.maxSeconds.bitPattern)
+        writer.append(UInt64(max(0, limits.maxPackets)))
+        writer.append(UInt64(max(0, limits.threads)))
         let text = Array(transform.canonicalText.utf8)
         writer.append(UInt64(text.count), width: 2)
         writer.append(contentsOf: text)
@@ -46,7 +51,8 @@ public enum VideoPreviewJob {
     public static func handle(_ payload: [UInt8]) throws -> [UInt8] {
         var reader = WorkerPayloadReader(payload)
         guard let configuration = ProcessorConfigurationCoding.read(&reader), let size = reader.word(),
-            let maxPixels = reader.integer(), let maxFrames = reader.integer(), let maxPackets = reader.integer(),
+            let maxPixels = reader.integer(), let maxFrames = reader.integer(), let maxSeconds = reader.word(),
+            let maxPackets = reader.integer(),
             let threads = reader.integer(), let length = reader.word(width: 2), let text = reader.bytes(Int(length)),
             let count = reader.byte()
         else { throw ImagingError.invalidTransform("the worker got a malformed preview request") }
@@ -64,7 +70,9 @@ public enum VideoPreviewJob {
         let source = VideoFrameSource(size: Int64(bitPattern: size)) { offset, count in
             WorkerLoop.readFromParent(offset: offset, count: count)
         }
-        let limits = VideoPreviewDecoder.Configuration(maxPixels: maxPixels, maxFrames: maxFrames, maxPackets: maxPackets, threads: threads)
+        let limits = VideoPreviewDecoder.Configuration(
+            maxPixels: maxPixels, maxFrames: maxFrames, maxSeconds: Double(bitPattern: maxSeconds), maxPackets: maxPackets,
+            threads: threads)
         return try ImagingWorkerErrors.reporting {
             let transform = try ImageTransform(
                 parsing: String(decoding: text, as: UTF8.self), maxOutputDimension: configuration.maxOutputDimension)

@@ -73,15 +73,20 @@ public struct VideoPreviewDecoder: Sendable {
         public var maxPixels: Int
         /// The most output frames. Default: 1,000.
         public var maxFrames: Int
+        /// The longest preview, in seconds of the video. Default: 60.
+        public var maxSeconds: Double
         /// The most video packets read in all. Default: 20,000.
         public var maxPackets: Int
         /// Decoder threads; 0 lets FFmpeg pick. Default: 0.
         public var threads: Int
 
         /// Limits; every parameter defaults to the value documented on its property.
-        public init(maxPixels: Int = 8192 * 8192, maxFrames: Int = 1_000, maxPackets: Int = 20_000, threads: Int = 0) {
+        public init(
+            maxPixels: Int = 8192 * 8192, maxFrames: Int = 1_000, maxSeconds: Double = 60, maxPackets: Int = 20_000, threads: Int = 0
+        ) {
             self.maxPixels = maxPixels
             self.maxFrames = maxFrames
+            self.maxSeconds = maxSeconds
             self.maxPackets = maxPackets
             self.threads = threads
         }
@@ -116,6 +121,7 @@ public struct VideoPreviewDecoder: Sendable {
         request.cover_width = Int32(spec.coverWidth ?? 0)
         request.cover_height = Int32(spec.coverHeight ?? 0)
         request.max_frames = Int32(clamping: configuration.maxFrames)
+        request.max_seconds = configuration.maxSeconds
         request.max_pixels = Int64(configuration.maxPixels)
         request.max_packets = Int32(clamping: configuration.maxPackets)
         request.threads = Int32(clamping: max(0, configuration.threads))

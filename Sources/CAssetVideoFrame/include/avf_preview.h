@@ -26,8 +26,10 @@ typedef struct {
     /// that side asks nothing; both 0: the shown size).
     int32_t cover_width;
     int32_t cover_height;
-    /// The most output frames: a longer preview is refused before any decode.
+    /// The most output frames, and the longest preview in seconds (`to - from` once clipped): a
+    /// longer one is refused before any decode.
     int32_t max_frames;
+    double max_seconds;
     /// The largest frame the decoder may make, in pixels.
     int64_t max_pixels;
     /// The most video packets read in all.
