@@ -241,9 +241,17 @@ struct ConvertCommand: AsyncParsableCommand {
         images.derivedStore = try derived.configuration(s3: try tier.s3.configuration())
         let variant = try await cache.withManager(loader: try tier.loaderConfiguration()) { manager in
             let util = ImageUtil(manager: manager, configuration: images)
-            let variant = try await util.variant(for: url, transform: transform, options: ImageUtil.Options(pixelBudget: maxPixels))
+            let options = ImageUtil.Options(pixelBudget: maxPixels)
+            // a video's frame or preview: read by range through the chunk store, never loaded whole
+            // (nil when the source is no video: then it loads as any image)
+            var variant: ImageVariant?
+            if transform.frame != nil || transform.animate, FrameSourceKind(pathExtensionOf: url) != .animation {
+                let frames = VideoFrameVariants(images: util, video: VideoUtil(manager: manager))
+                variant = try await frames.variant(for: url.absoluteString, transform: transform, options: options)
+            }
+            if variant == nil { variant = try await util.variant(for: url, transform: transform, options: options) }
             await util.derivedStore?.waitForWrites()  // before the manager's client stops
-            return variant
+            return variant!
         }
         try variant.data.withUnsafeBytes { try write(Array($0)) }
         return (variant.format, variant.width, variant.height, variant.data.count, variant.origin.rawValue)

@@ -73,5 +73,14 @@ struct VideoFramePrefetchTests {
             #expect(json["origin"] as? String == "disk", "\(path): \(json)")
             #expect(json["mediaType"] as? String == "video/mp4")
         }
+        // convert of the video's URL into a new cache reads it by range too
+        let before = origin.requests(path: "/clip/v.mp4").count
+        let cold = try await assetpipeAsync([
+            "convert", origin.url("/clip/v.mp4"), "--cache-dir", dir.appendingPathComponent("cold").path, "--animate", "--from", "8.5s",
+            "--width", "64", "-o", dir.appendingPathComponent("cold.gif").path, "--json",
+        ])
+        #expect(cold.status == 0, "\(cold.stderr)")
+        let requests = origin.requests(path: "/clip/v.mp4").dropFirst(before)
+        #expect(!requests.isEmpty && requests.allSatisfy { $0.header("Range") != nil }, "the video is read by range only")
     }
 }
