@@ -53,6 +53,43 @@ import Testing
         #expect(whole.key == named.key)
     }
 
+    @Test func aPreviewIsReadByRangeInWorkersAndACrashIsRenderFailedAndNotKept() async throws {
+        let bytes = try VideoHarness.fixture(Self.long)
+        let h = try await VideoHarness.start()
+        defer { Task { try? await h.stop() } }
+        let served = h.serve("/v.mp4", Self.resource(bytes))
+        let workers = VideoUtilFrameTests.workers()
+        defer { workers.shutdown() }
+        let transform = try ImageTransform(parsing: "animate=1,from=8.5s,to=9.5s,fps=4,w=64,format=gif")
+        // from the key frame at 8.33 s: the index and a stretch
+        let video = VideoUtil(manager: h.manager, configuration: .init(frameWorkers: workers))
+        let frames = VideoFrameVariants(images: ImageUtil(manager: h.manager), video: video)
+        let preview = try #require(try await frames.variant(for: h.url("/v.mp4").absoluteString, transform: transform))
+        #expect((preview.format, preview.width) == (.gif, 64))
+        #expect(try AnimationReader(preview.data).info.frameCount == 4)
+        #expect(served.bodyBytes < bytes.count / 3, "fetched \(served.bodyBytes) of \(bytes.count)")
+        #expect(workers.statistics.done == 1)
+        // the same bytes in this process
+        let here = VideoFrameVariants(images: ImageUtil(manager: h.manager), video: h.video)
+        h.manager.memoryCache(for: .image).removeAll()
+        let other = try ImageTransform(parsing: "animate=1,from=8.5s,to=9.5s,fps=4,w=64,format=gif,q=99")
+        let inProcess = try #require(try await here.variant(for: h.url("/v.mp4").absoluteString, transform: other))
+        let inWorker = try #require(try await frames.variant(for: h.url("/v.mp4").absoluteString, transform: other))
+        #expect(inWorker.origin == .memory && inProcess.data == inWorker.data)
+        // a worker that crashes: renderFailed, nothing kept, and the next one made in process
+        let crashing = VideoUtilFrameTests.workers(["crash-video"])
+        defer { crashing.shutdown() }
+        let failing = VideoFrameVariants(
+            images: ImageUtil(manager: h.manager), video: VideoUtil(manager: h.manager, configuration: .init(frameWorkers: crashing)))
+        let crashed = try ImageTransform(parsing: "animate=1,from=8.5s,to=9s,fps=2,w=32,format=gif")
+        let error = await #expect(throws: VideoFrameError.self) {
+            try await failing.variant(for: h.url("/v.mp4").absoluteString, transform: crashed)
+        }
+        #expect(error?.code == .renderFailed)
+        #expect(crashing.statistics.crashed == 1)
+        #expect(try await here.variant(for: h.url("/v.mp4").absoluteString, transform: crashed)?.origin == .transformed)
+    }
+
     @Test func aChangedVideoNamesAnotherVariant() async throws {
         let long = try VideoHarness.fixture(Self.long)
         let short = try VideoHarness.fixture("sample.mp4")

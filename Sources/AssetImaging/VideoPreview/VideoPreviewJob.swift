@@ -89,8 +89,9 @@ public enum VideoPreviewJob {
 
     /// Makes the preview in a worker of `pool`, which reads the source's `sourceSize` bytes
     /// through `reads`.
-    /// - Throws: ``ImagingError`` or `VideoFrameError` as the worker reported them;
-    ///   ``ImagingError/decodeFailed`` when the worker crashed, ran past its time or gave no whole reply.
+    /// - Throws: ``ImagingError`` or `VideoFrameError` as the worker reported them; `VideoFrameError`
+    ///   `renderFailed` when the worker crashed, ran past its time, could not be started or gave no
+    ///   whole reply (as a frame's worker).
     public static func run(
         on pool: WorkerPool, sourceSize: Int64, transform: ImageTransform, accepted: [OutputFormat]?,
         configuration: ImageProcessor.Configuration, limits: VideoPreviewDecoder.Configuration, reads: @escaping WorkerPool.Reads
@@ -101,8 +102,9 @@ public enum VideoPreviewJob {
                 sourceSize: sourceSize, transform: transform, accepted: accepted, configuration: configuration, limits: limits)
             reply = try await pool.run(name, payload: payload, reads: reads)
         } catch {
-            // a video's own error comes back under its bare code
-            if let failure = error.failure, !failure.code.contains("."), VideoFrameError.Code(rawValue: failure.code) != nil {
+            // a video's own error comes back under its bare code, an image's under its prefix
+            guard let failure = error.failure else { throw VideoFrameError(.renderFailed, "the \(name) worker \(error)") }
+            if !failure.code.contains("."), VideoFrameError.Code(rawValue: failure.code) != nil {
                 throw VideoFrameError(workerFailure: failure)
             }
             throw ImagingWorkerErrors.error(error, job: name)
@@ -111,7 +113,7 @@ public enum VideoPreviewJob {
         guard let size = reader.byte(), let name = reader.bytes(Int(size)),
             let format = OutputFormat(rawValue: String(decoding: name, as: UTF8.self)),
             let width = reader.integer(), let height = reader.integer(), width > 0, height > 0
-        else { throw ImagingWorkerErrors.malformed(Self.name) }
+        else { throw VideoFrameError(.renderFailed, "the \(name) worker's reply is malformed") }
         return EncodedImage(bytes: Array(reader.rest), format: format, width: width, height: height)
     }
 }

@@ -55,7 +55,8 @@ func crashingVideo(_ payload: [UInt8]) -> [UInt8] {
 }
 
 var videoJob: WorkerLoop.Job = { try VideoFrameJob.handle($0) }
-if CommandLine.arguments.dropFirst().first == "crash-video" { videoJob = crashingVideo }
+var previewJob: WorkerLoop.Job = { try VideoPreviewJob.handle($0) }
+if CommandLine.arguments.dropFirst().first == "crash-video" { (videoJob, previewJob) = (crashingVideo, crashingVideo) }
 
 /// The Lottie frame job, misbehaving once as the arguments say.
 func frameJob() -> WorkerLoop.Job {
@@ -93,6 +94,7 @@ let jobs: [String: WorkerLoop.Job] = [
     LottieFrameJob.name: frameJob(),
     VideoFrameJob.name: videoJob,
     VideoStoryboardJob.name: VideoStoryboardJob.handle,
+    VideoPreviewJob.name: previewJob,
     "read": read,
     "echo": { payload in payload },
     "pid": { _ in Array(String(getpid()).utf8) },
