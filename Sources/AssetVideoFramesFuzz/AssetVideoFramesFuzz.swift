@@ -5,9 +5,13 @@ import AssetVideoFrames
 /// stays fast (libFuzzer's inputs are at most 256 KiB here).
 let decoder = VideoFrameDecoder(configuration: .init(maxPixels: 1 << 20, maxPackets: 200, threads: 1))
 
+/// The preview decoder's, as small.
+let previews = VideoPreviewDecoder(configuration: .init(maxPixels: 1 << 20, maxFrames: 50, maxSeconds: 5, maxPackets: 200, threads: 1))
+
 /// Runs one input the way a worker decodes a frame: the container through positional reads of the
 /// input's bytes, the first frame and the frame at 50%, each at its own size and scaled to 32 pixels
-/// wide. Refusals are expected; a frame that comes back must have the size it says. FFmpeg runs in
+/// wide; then a preview of its first second at 10 fps, 32 pixels wide, as a preview worker decodes
+/// one. Refusals are expected; a frame that comes back must have the size it says. FFmpeg runs in
 /// this process: its crashes stop the fuzzer, as they would stop a frame worker.
 func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
     let data = [UInt8](bytes)
@@ -23,6 +27,14 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
         }
         if let width = size.width, bitmap.width != width { fatalError("a frame \(bitmap.width) wide where \(width) was asked") }
     }
+    var count = 0
+    let facts = try? previews.decode(source, spec: VideoPreviewSpec(to: .seconds(1), coverWidth: 32)) { bitmap, duration in
+        if bitmap.width <= 0 || bitmap.height <= 0 || bitmap.pixels.count != bitmap.width * bitmap.height * 4 || duration <= 0 {
+            fatalError("a preview frame of \(bitmap.width)x\(bitmap.height) with \(bitmap.pixels.count) bytes for \(duration) ms")
+        }
+        count += 1
+    }
+    if let facts, facts.frames != count || count > 50 { fatalError("a preview of \(count) frames says \(facts.frames)") }
 }
 
 /// libFuzzer's target when built by scripts/fuzz (`-sanitize=fuzzer`); without the fuzzer, replays
