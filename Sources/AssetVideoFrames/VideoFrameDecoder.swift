@@ -105,21 +105,9 @@ public struct VideoFrameDecoder: Sendable {
         request.max_packets = Int32(clamping: configuration.maxPackets)
         request.threads = Int32(clamping: max(0, configuration.threads))
 
-        let box = SourceBox(source)
-        var input = avf_source()
-        input.context = Unmanaged.passUnretained(box).toOpaque()
-        input.size = source.size
-        input.read = { context, buffer, count, offset in
-            let box = Unmanaged<SourceBox>.fromOpaque(context!).takeUnretainedValue()
-            guard let buffer, count >= 0, let bytes = box.source.read(offset, Int(count)), bytes.count <= Int(count) else {
-                return -1
-            }
-            bytes.withUnsafeBytes { buffer.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: bytes.count) }
-            return Int32(bytes.count)
-        }
         var frame = avf_frame()
         var message = [CChar](repeating: 0, count: Int(AVF_MESSAGE_CAPACITY))
-        let status = withExtendedLifetime(box) { avf_decode_frame(&input, &request, &frame, &message) }
+        let status = source.withCSource { avf_decode_frame($0, &request, &frame, &message) }
         defer { avf_free(&frame) }
         guard status == AVF_OK.rawValue, let pixels = frame.pixels else {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -34,15 +34,7 @@ public enum VideoPreviewJob {
         let text = Array(transform.canonicalText.utf8)
         writer.append(UInt64(text.count), width: 2)
         writer.append(contentsOf: text)
-        if let accepted {
-            writer.append(byte: UInt8(min(accepted.count, 254)))
-            for format in accepted.prefix(254) {
-                writer.append(byte: UInt8(format.rawValue.utf8.count))
-                writer.append(contentsOf: format.rawValue.utf8)
-            }
-        } else {
-            writer.append(byte: 255)
-        }
+        ImagingPayloadCoding.write(accepted: accepted, to: &writer)
         return writer.bytes
     }
 
@@ -53,20 +45,9 @@ public enum VideoPreviewJob {
         guard let configuration = ProcessorConfigurationCoding.read(&reader), let size = reader.word(),
             let maxPixels = reader.integer(), let maxFrames = reader.integer(), let maxSeconds = reader.word(),
             let maxPackets = reader.integer(),
-            let threads = reader.integer(), let length = reader.word(width: 2), let text = reader.bytes(Int(length)),
-            let count = reader.byte()
+            let threads = reader.integer(), let length = reader.word(width: 2), let text = reader.bytes(Int(length))
         else { throw ImagingError.invalidTransform("the worker got a malformed preview request") }
-        var accepted: [OutputFormat]? = nil
-        if count != 255 {
-            var formats: [OutputFormat] = []
-            for _ in 0..<Int(count) {
-                guard let length = reader.byte(), let name = reader.bytes(Int(length)),
-                    let format = OutputFormat(rawValue: String(decoding: name, as: UTF8.self))
-                else { throw ImagingError.invalidTransform("the worker got a malformed list of formats") }
-                formats.append(format)
-            }
-            accepted = formats
-        }
+        let accepted = try ImagingPayloadCoding.readAccepted(&reader)
         let source = VideoFrameSource(size: Int64(bitPattern: size)) { offset, count in
             WorkerLoop.readFromParent(offset: offset, count: count)
         }
@@ -76,14 +57,8 @@ public enum VideoPreviewJob {
         return try ImagingWorkerErrors.reporting {
             let transform = try ImageTransform(
                 parsing: String(decoding: text, as: UTF8.self), maxOutputDimension: configuration.maxOutputDimension)
-            let encoded = try VideoMotion.make(source, transform: transform, accepting: accepted, configuration: configuration, limits: limits)
-            var reply = WorkerPayloadWriter(capacity: 32 + encoded.bytes.count)
-            reply.append(byte: UInt8(encoded.format.rawValue.utf8.count))
-            reply.append(contentsOf: encoded.format.rawValue.utf8)
-            reply.append(UInt64(encoded.width))
-            reply.append(UInt64(encoded.height))
-            reply.append(contentsOf: encoded.bytes)
-            return reply.bytes
+            return ImagingPayloadCoding.reply(
+                try VideoMotion.make(source, transform: transform, accepting: accepted, configuration: configuration, limits: limits))
         }
     }
 
@@ -109,11 +84,9 @@ public enum VideoPreviewJob {
             }
             throw ImagingWorkerErrors.error(error, job: name)
         }
-        var reader = WorkerPayloadReader(reply)
-        guard let size = reader.byte(), let name = reader.bytes(Int(size)),
-            let format = OutputFormat(rawValue: String(decoding: name, as: UTF8.self)),
-            let width = reader.integer(), let height = reader.integer(), width > 0, height > 0
-        else { throw VideoFrameError(.renderFailed, "the \(name) worker's reply is malformed") }
-        return EncodedImage(bytes: Array(reader.rest), format: format, width: width, height: height)
+        guard let encoded = ImagingPayloadCoding.encoded(fromReply: reply) else {
+            throw VideoFrameError(.renderFailed, "the \(name) worker's reply is malformed")
+        }
+        return encoded
     }
 }

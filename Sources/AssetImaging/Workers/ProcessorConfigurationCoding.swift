@@ -39,3 +39,53 @@ enum ProcessorConfigurationCoding {
             maxAnimationFrames: Int(frames), maxAnimationPixels: Int(animationPixels))
     }
 }
+
+/// The other parts the image jobs' payloads share: the formats a caller takes, and an encoded
+/// image as a reply.
+enum ImagingPayloadCoding {
+    /// `u8 count (255: none given) | (u8 length | format name) per format`.
+    static func write(accepted: [OutputFormat]?, to writer: inout WorkerPayloadWriter) {
+        guard let accepted else { return writer.append(byte: 255) }
+        writer.append(byte: UInt8(min(accepted.count, 254)))
+        for format in accepted.prefix(254) {
+            writer.append(byte: UInt8(format.rawValue.utf8.count))
+            writer.append(contentsOf: format.rawValue.utf8)
+        }
+    }
+
+    /// The formats ``write(accepted:to:)`` wrote: nil for none given.
+    /// - Throws: ``ImagingError/invalidTransform`` for a malformed list.
+    static func readAccepted(_ reader: inout WorkerPayloadReader) throws -> [OutputFormat]? {
+        guard let count = reader.byte() else { throw ImagingError.invalidTransform("the worker got no list of formats") }
+        if count == 255 { return nil }
+        var formats: [OutputFormat] = []
+        for _ in 0..<Int(count) {
+            guard let size = reader.byte(), let name = reader.bytes(Int(size)),
+                let format = OutputFormat(rawValue: String(decoding: name, as: UTF8.self))
+            else { throw ImagingError.invalidTransform("the worker got a malformed list of formats") }
+            formats.append(format)
+        }
+        return formats
+    }
+
+    /// `u8 length | format name | u64 width | u64 height | encoded bytes`.
+    static func reply(_ encoded: EncodedImage) -> [UInt8] {
+        var reply = WorkerPayloadWriter(capacity: 32 + encoded.bytes.count)
+        reply.append(byte: UInt8(encoded.format.rawValue.utf8.count))
+        reply.append(contentsOf: encoded.format.rawValue.utf8)
+        reply.append(UInt64(encoded.width))
+        reply.append(UInt64(encoded.height))
+        reply.append(contentsOf: encoded.bytes)
+        return reply.bytes
+    }
+
+    /// The image of a ``reply(_:)``, or nil when it is not a whole one.
+    static func encoded(fromReply reply: [UInt8]) -> EncodedImage? {
+        var reader = WorkerPayloadReader(reply)
+        guard let size = reader.byte(), let name = reader.bytes(Int(size)),
+            let format = OutputFormat(rawValue: String(decoding: name, as: UTF8.self)),
+            let width = reader.integer(), let height = reader.integer(), width > 0, height > 0
+        else { return nil }
+        return EncodedImage(bytes: Array(reader.rest), format: format, width: width, height: height)
+    }
+}

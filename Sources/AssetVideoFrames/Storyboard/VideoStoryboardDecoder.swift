@@ -67,21 +67,9 @@ public struct VideoStoryboardDecoder: Sendable {
         request.max_packets = Int32(clamping: configuration.maxPackets)
         request.threads = Int32(clamping: max(0, configuration.threads))
 
-        let box = StoryboardSourceBox(source)
-        var input = avf_source()
-        input.context = Unmanaged.passUnretained(box).toOpaque()
-        input.size = source.size
-        input.read = { context, buffer, count, offset in
-            let box = Unmanaged<StoryboardSourceBox>.fromOpaque(context!).takeUnretainedValue()
-            guard let buffer, count >= 0, let bytes = box.source.read(offset, Int(count)), bytes.count <= Int(count) else {
-                return -1
-            }
-            bytes.withUnsafeBytes { buffer.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: bytes.count) }
-            return Int32(bytes.count)
-        }
         var tiles = avf_tiles()
         var message = [CChar](repeating: 0, count: Int(AVF_MESSAGE_CAPACITY))
-        let status = withExtendedLifetime(box) { avf_decode_tiles(&input, &request, &tiles, &message) }
+        let status = source.withCSource { avf_decode_tiles($0, &request, &tiles, &message) }
         defer { avf_tiles_free(&tiles) }
         guard status == AVF_OK.rawValue, let pixels = tiles.pixels, let times = tiles.times else {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -98,10 +86,4 @@ public struct VideoStoryboardDecoder: Sendable {
             codec: VideoFrameDecoder.text(tiles.codec), decodedFrames: Int(tiles.decoded), packets: Int(tiles.packets),
             bytesRead: tiles.bytes_read)
     }
-}
-
-/// Keeps the source alive and reachable from C for the length of a decode.
-private final class StoryboardSourceBox: Sendable {
-    let source: VideoFrameSource
-    init(_ source: VideoFrameSource) { self.source = source }
 }
