@@ -4,17 +4,19 @@ cold cache, through `assetpipe storyboard URL --interval 10s --width 160` (Video
 index and each tile's key frame read by range through the chunk store) beside
 `ffmpeg -i URL -vf fps=1/10,scale=160:-2,tile=COLSxROWS -frames:v 1` reading the same URL from
 the origin directly, and the same with `-skip_frame nokey` (key frames only, as ours). An nginx
-origin on loopback serves the file and logs every response's body bytes.
+origin on loopback serves the file and sends a log line of every response's body bytes to this
+script (syslog over UDP); a run's lines are those before the line of a marker request made once
+the run has ended (awaited as it arrives, not read from a file after a sleep).
 
 Prints one Markdown section: whole-process time (median and spread of the rounds, the
 contenders' order rotated each round, `sync` before each run), bytes and requests from the
-origin, and the goals of issue 31 met or not; then the service's answers from a cold cache (`assetpipe
+origin, and the goals of issue 31 met or not; then the service's answers, each from a cold cache of its own (`assetpipe
 serve`): the poster `/v1/image?url=…&frame=0&w=320` and `/v1/storyboard?url=…&interval=10s&w=160`. Needs ASSETPIPE (the assetpipe executable; a release
 build for figures that mean anything). STORYBOARD_ROUNDS (default 3), STORYBOARD_BYTES (default
 1 GiB), STORYBOARD_CACHE (where the generated file is kept, default /tmp/assetpipe-bench-storyboard;
 it is made once with ffmpeg's test source, x264 and AAC, the index at the end).
 """
-import http.client, json, math, os, re, shutil, socket, statistics, subprocess, sys, tempfile, time, urllib.parse
+import http.client, json, math, os, re, shutil, socket, statistics, subprocess, sys, tempfile, threading, time, urllib.parse
 
 ASSETPIPE = os.environ["ASSETPIPE"]
 ROUNDS = int(os.environ.get("STORYBOARD_ROUNDS", "3"))
@@ -69,6 +71,47 @@ else:
     shutil.copy(video, target)
 os.makedirs(os.path.join(work, "t"))
 subprocess.run(["chmod", "-R", "a+rX", work])
+class OriginLog:
+    """The origin's log lines as nginx sends them (syslog over UDP on loopback), each `(uri, body
+    bytes)`, and ``settle()``: the lines since the last settle, up to a marker request's line."""
+
+    def __init__(self):
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.socket.bind(("127.0.0.1", 0))
+        self.port = self.socket.getsockname()[1]
+        self.lines, self.taken, self.marks = [], 0, 0
+        self.arrived = threading.Condition()
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def read(self):
+        while True:
+            text = self.socket.recv(65536).decode("latin-1")
+            found = re.search(r"(\S+) (\d{3}) (\d+)\s*$", text)
+            if found:
+                with self.arrived:
+                    self.lines.append((found.group(1), int(found.group(3))))
+                    self.arrived.notify_all()
+
+    def settle(self):
+        """Asks the origin for a marker path once a run has ended (nginx logs a response when it is
+        done, and the run's connections are closed by then) and waits for its line: returns the body
+        bytes and the count of the lines before it since the last settle."""
+        self.marks += 1
+        marker = f"/assetpipe-bench-mark-{self.marks}"
+        connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+        connection.request("GET", marker)
+        connection.getresponse().read()
+        connection.close()
+        with self.arrived:
+            if not self.arrived.wait_for(lambda: any(uri == marker for uri, _ in self.lines[self.taken:]), timeout=30):
+                sys.exit("the origin's log line of the marker request did not arrive")
+            end = next(i for i in range(self.taken, len(self.lines)) if self.lines[i][0] == marker)
+            run, self.taken = self.lines[self.taken:end], end + 1
+        return sum(n for _, n in run), len(run)
+
+
+origin_log = OriginLog()
+LOG_PORT = origin_log.port
 PORT = free_port()
 conf = f"""
 worker_processes 1;  pid {work}/nginx.pid;  error_log {work}/error.log warn;
@@ -77,21 +120,14 @@ http {{
   client_body_temp_path {work}/t/b; proxy_temp_path {work}/t/p; fastcgi_temp_path {work}/t/f;
   uwsgi_temp_path {work}/t/u; scgi_temp_path {work}/t/s;
   default_type application/octet-stream; sendfile on;
-  log_format origin '$status "$http_range" $body_bytes_sent';
-  server {{ listen 127.0.0.1:{PORT}; root {www}; etag on; expires 1h; access_log {work}/origin.log origin; }}
+  log_format origin '$uri $status $body_bytes_sent';
+  server {{ listen 127.0.0.1:{PORT}; root {www}; etag on; expires 1h;
+            access_log syslog:server=127.0.0.1:{LOG_PORT},tag=origin,nohostname origin; }}
 }}
 """
 open(os.path.join(work, "nginx.conf"), "w").write(conf)
 subprocess.run(["nginx", "-p", work, "-c", os.path.join(work, "nginx.conf"), "-e", os.path.join(work, "error.log")], check=True)
 url = f"http://127.0.0.1:{PORT}/big.mp4"
-log = os.path.join(work, "origin.log")
-
-
-def origin_bytes_since(offset):
-    with open(log) as f:
-        f.seek(offset)
-        lines = [l for l in f.read().splitlines() if l]
-    return sum(int(l.rsplit(" ", 1)[1]) for l in lines), len(lines)
 
 
 def run(name, n):
@@ -107,14 +143,13 @@ def run(name, n):
         command += ["-i", url, "-vf", f"fps=1/{INTERVAL},scale={WIDTH}:-2,tile={COLUMNS}x{rows}", "-frames:v", "1",
                     "-q:v", "5", out + ".jpg"]
     subprocess.run(["sync"])
-    offset = os.path.getsize(log) if os.path.exists(log) else 0
+    origin_log.settle()
     start = time.monotonic()
     result = subprocess.run(command, capture_output=True, text=True)
     elapsed = time.monotonic() - start
-    time.sleep(0.2)  # nginx writes its log line once the response is done
     if result.returncode != 0:
         sys.exit(f"{name} failed: {result.stderr}")
-    fetched, requests = origin_bytes_since(offset)
+    fetched, requests = origin_log.settle()
     facts = json.loads(result.stdout) if name == "ours" else None
     shutil.rmtree(cache, ignore_errors=True)
     return elapsed, fetched, requests, facts
@@ -124,23 +159,31 @@ def serve_once(paths):
     """Starts `assetpipe serve` over a new cache, GETs each of `paths` in turn, and returns for each
     its status, time and the origin's body bytes meanwhile."""
     cache = os.path.join(work, "serve-cache")
-    logpath = os.path.join(work, "serve.log")
     server = subprocess.Popen([ASSETPIPE, "serve", "--host", "127.0.0.1", "--port", "0", "--allow-private", "--cache-dir", cache,
-                               "--log-level", "notice"], stdout=open(logpath + ".out", "w"), stderr=open(logpath, "w"))
+                               "--log-level", "notice"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    # its "listening on" line, read as it is written (a blocking read on a thread, bounded by 60 s)
+    found, lines, listening = [], [], threading.Event()
+
+    def read():
+        for line in server.stdout:
+            lines.append(line)
+            match = re.search(r"listening on http://[^\s:]+:(\d+)", line)
+            if match and not found:
+                found.append(int(match.group(1)))
+                listening.set()
+        listening.set()  # it ended
+
+    threading.Thread(target=read, daemon=True).start()
     try:
-        port, deadline = None, time.time() + 60
-        while port is None and time.time() < deadline:
-            if server.poll() is not None:
-                sys.exit("assetpipe serve exited: " + open(logpath).read()[-2000:])
-            for name in (logpath, logpath + ".out"):
-                found = re.search(r"listening on http://[^\s:]+:(\d+)", open(name).read())
-                port = int(found.group(1)) if found else port
-            time.sleep(0.1)
-        if port is None:
-            sys.exit("assetpipe serve logged no port")
+        if not listening.wait(60) or not found:
+            sys.exit("assetpipe serve did not start: " + "".join(lines)[-2000:])
+        port = found[0]
         answers = []
+        origin_log.settle()
         for path in paths:
-            offset = os.path.getsize(log)
+            # each answer's bytes: the origin's lines up to the marker after it (so a request's
+            # late read-ahead, if any, counts for the next one, never for none)
             start = time.monotonic()
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
             connection.request("GET", path)
@@ -148,8 +191,7 @@ def serve_once(paths):
             body = response.read()
             elapsed = time.monotonic() - start
             connection.close()
-            time.sleep(0.2)
-            answers.append((response.status, elapsed, origin_bytes_since(offset)[0], len(body)))
+            answers.append((response.status, elapsed, origin_log.settle()[0], len(body)))
         return answers
     finally:
         server.terminate()
@@ -157,6 +199,7 @@ def serve_once(paths):
         shutil.rmtree(cache, ignore_errors=True)
 
 
+load_before = os.getloadavg()
 names = ["ours", "ffmpeg", "ffmpeg-nokey"]
 times = {k: [] for k in names}
 fetched = {k: [] for k in names}
@@ -169,14 +212,16 @@ try:
             times[name].append(elapsed); fetched[name].append(got); requests[name].append(count)
             facts = made or facts
     quoted = urllib.parse.quote(url, safe="")
-    served = serve_once([f"/v1/image?url={quoted}&frame=0&w=320&format=jpeg",
-                         f"/v1/storyboard?url={quoted}&interval={INTERVAL}s&w={WIDTH}&columns={COLUMNS}"])
+    # each from a cold cache of its own: the storyboard after the poster would find the index cached
+    served = (serve_once([f"/v1/image?url={quoted}&frame=0&w=320&format=jpeg"])
+              + serve_once([f"/v1/storyboard?url={quoted}&interval={INTERVAL}s&w={WIDTH}&columns={COLUMNS}"]))
 finally:
     try:
         os.kill(int(open(os.path.join(work, "nginx.pid")).read()), 15)
     except Exception:
         pass
 
+load_after = os.getloadavg()
 med = {k: statistics.median(v) for k, v in times.items()}
 got = {k: statistics.median(v) for k, v in fetched.items()}
 mib = lambda b: b / (1 << 20)
@@ -188,7 +233,8 @@ print(f"({layout}: the index at the end; {duration:.1f} s of 1280x720 H.264 at 4
 print(f"on an nginx origin on loopback, from a cold cache. Ours: `assetpipe storyboard URL --interval {INTERVAL}s --width {WIDTH} --cache-dir NEW`")
 print(f"(1 MiB chunks; key frames only; JPEG sprite, VTT and JSON written). Peers, FFmpeg {version} reading the origin itself:")
 print(f"`ffmpeg -i URL -vf fps=1/{INTERVAL},scale={WIDTH}:-2,tile={COLUMNS}x{rows} -frames:v 1 s.jpg`, and the same with `-skip_frame nokey`.")
-print(f"{ROUNDS} rounds, order rotated, `sync` before each run; whole-process times.\n")
+print(f"{ROUNDS} rounds, order rotated, `sync` before each run; whole-process times. The machine is shared: load average")
+print(f"(1, 5, 15 min) {', '.join(f'{x:.2f}' for x in load_before)} when the runs began, {', '.join(f'{x:.2f}' for x in load_after)} when they ended.\n")
 print("| | ours | ffmpeg | ffmpeg -skip_frame nokey |")
 print("|---|---:|---:|---:|")
 print("| time, median (spread) | " + " | ".join(f"{med[k]:.2f} s ({spread(times[k])})" for k in names) + " |")
@@ -196,7 +242,7 @@ print("| bytes from the origin | " + " | ".join(f"{mib(got[k]):.1f} MiB ({100 * 
 print("| origin requests | " + " | ".join(f"{statistics.median(requests[k]):.0f}" for k in names) + " |")
 if facts:
     print(f"\nOurs made {facts['tiles']} tiles of {facts['tileWidth']}x{facts['tileHeight']} in a {facts['width']}x{facts['height']} sprite.")
-print("\nThe service from a cold cache (`assetpipe serve`), one request each, in this order:\n")
+print("\nThe service (`assetpipe serve`), one request each, each from a new, empty cache:\n")
 print("| request | status | time | bytes from the origin |")
 print("|---|---:|---:|---:|")
 for label, (status, elapsed, origin, _) in zip(["poster `/v1/image?url=…&frame=0&w=320&format=jpeg`",
@@ -204,13 +250,15 @@ for label, (status, elapsed, origin, _) in zip(["poster `/v1/image?url=…&frame
     print(f"| {label} | {status} | {elapsed:.2f} s | {mib(origin):.1f} MiB ({100 * origin / size:.2f}%) |")
 print()
 goals = [
-    ("storyboard fetches at most 5% of the file", got["ours"] <= 0.05 * size),
-    ("storyboard time at or below ffmpeg -vf fps,scale,tile's", med["ours"] <= med["ffmpeg"]),
-    ("the poster via /v1/image costs at most 5% of the file", served[0][0] == 200 and served[0][2] <= 0.05 * size),
+    ("storyboard fetches at most 5% of the file", got["ours"] <= 0.05 * size, f"{100 * got['ours'] / size:.2f}%"),
+    ("storyboard time at or below ffmpeg -vf fps,scale,tile's", med["ours"] <= med["ffmpeg"],
+     f"{med['ours']:.2f} s vs {med['ffmpeg']:.2f} s"),
+    ("the poster via /v1/image costs at most 5% of the file", served[0][0] == 200 and served[0][2] <= 0.05 * size,
+     f"{served[0][0]}, {100 * served[0][2] / size:.2f}%"),
 ]
-print("| goal (issue 31) | |")
-print("|---|---|")
-for goal, met in goals:
-    print(f"| {goal} | {'met' if met else 'not met'} |")
+print("| goal (issue 31) | | figure |")
+print("|---|---|---|")
+for goal, met, figure in goals:
+    print(f"| {goal} | {'met' if met else 'not met'} | {figure} |")
 print()
 shutil.rmtree(work, ignore_errors=True)

@@ -10,6 +10,8 @@ import Foundation
 ///   form and the path form of one request carry the same signature; a request with any parameter
 ///   changed, added or removed has another canonical text and fails.
 /// - Signatures are compared in constant time.
+/// - Storyboards (`/v1/storyboard`) are signed by the same key over their own canonical text
+///   (``signature(forStoryboard:sprite:source:)``), which no image transform's text can equal.
 ///
 /// ```swift
 /// let signer = ImageURLSigner(key: Array(keyText.utf8), salt: Array("salt".utf8))
@@ -41,17 +43,27 @@ public struct ImageURLSigner: Sendable {
 
     /// The signature of `transform` of `source`.
     public func signature(for transform: ImageTransform, source: String) -> String {
-        var message = salt
-        message.append(contentsOf: Self.signedText(transform: transform, source: source).utf8)
-        let code = HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key))
-        return Base64URL.encode(Array(code))
+        signature(ofText: Self.signedText(transform: transform, source: source))
     }
 
     /// Whether `signature` is the signature of `transform` of `source`.
     public func isValid(_ signature: String, for transform: ImageTransform, source: String) -> Bool {
+        isValid(signature, ofText: Self.signedText(transform: transform, source: source))
+    }
+
+    /// The signature of `text` (the salt prefixed): what every signed kind of URL is signed with.
+    func signature(ofText text: String) -> String {
+        var message = salt
+        message.append(contentsOf: text.utf8)
+        let code = HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key))
+        return Base64URL.encode(Array(code))
+    }
+
+    /// Whether `signature` is the signature of `text`, compared in constant time.
+    func isValid(_ signature: String, ofText text: String) -> Bool {
         guard let given = Base64URL.decode(signature), given.count == 32 else { return false }
         var message = salt
-        message.append(contentsOf: Self.signedText(transform: transform, source: source).utf8)
+        message.append(contentsOf: text.utf8)
         return HMAC<SHA256>.isValidAuthenticationCode(given, authenticating: message, using: SymmetricKey(data: key))
     }
 

@@ -16,17 +16,21 @@ import NIOCore
 /// - Each answer has a strong `ETag` of the storyboard's key (the chunk record's validator in
 ///   it), the video's `Last-Modified`, `Cache-Control`, `Expires` and `Age`; a conditional request
 ///   is answered before any decode.
-/// - A server with a signing key makes signed image URLs only: it answers no storyboard (403
-///   `signature_required`).
+/// - A server with a signing key answers signed storyboards only (``StoryboardTarget``: 403
+///   `signature_required` or `bad_signature`, as `/v1/image` refuses, before anything is
+///   fetched), and signs the sprite URLs it writes into the VTT and JSON.
 struct StoryboardEndpoint: Sendable {
     let context: ServerContext
 
     func answer(_ incoming: IncomingRequest) async throws -> Reply {
-        guard context.configuration.images.signer == nil else {
-            context.metrics.recordRefusal(code: AssetServerError.signatureRequired.shortDescription)
-            throw AssetServerError.signatureRequired
+        let signer = context.configuration.images.signer
+        let target: StoryboardTarget
+        do {
+            target = try StoryboardTarget(incoming, signer: signer)
+        } catch let error as AssetServerError {
+            context.metrics.recordRefusal(code: error.shortDescription)
+            throw error
         }
-        let target = try StoryboardTarget(incoming)
         let storyboards = context.storyboards
         let named = try await storyboards.storyboardRequest(for: target.source, spec: target.spec, format: target.spriteFormat)
         let stored = named.resource.http.map(StoredResponse.init)
@@ -57,10 +61,10 @@ struct StoryboardEndpoint: Sendable {
         switch target.answer {
         case .vtt:
             fields[.contentType] = "text/vtt; charset=utf-8"
-            body = ByteBuffer(string: board.webVTT(spriteURL: target.spriteURL))
+            body = ByteBuffer(string: board.webVTT(spriteURL: Self.spriteURL(target, signer: signer)))
         case .json:
             fields[.contentType] = "application/json"
-            body = ByteBuffer(string: board.json(spriteURL: target.spriteURL))
+            body = ByteBuffer(string: board.json(spriteURL: Self.spriteURL(target, signer: signer)))
         case .sprite:
             fields[.contentType] = board.mediaType
             fields[.xImageWidth] = String(board.width)
@@ -71,6 +75,12 @@ struct StoryboardEndpoint: Sendable {
         var reply = Reply(status: .ok, fields: fields, buffer: body)
         reply.cacheStatus = fields[.xCache]
         return reply
+    }
+
+    /// The sprite URL the VTT and JSON of `target` name: signed when the server signs, so that a
+    /// player can fetch it (a storyboard's VTT, JSON and sprite share one signature).
+    static func spriteURL(_ target: StoryboardTarget, signer: ImageURLSigner?) -> String {
+        target.spriteURL(signature: signer?.signature(forStoryboard: target.spec, sprite: target.spriteFormat, source: target.source))
     }
 
     /// The storyboard's tag with the answer's kind: `"s-…-vtt"`, `"s-…-json"`, `"s-…"` for the sprite.
