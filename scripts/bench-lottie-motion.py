@@ -24,7 +24,8 @@ machine's default (ThorVG's engine with no extra threads) and pinned to one core
 ROUNDS (3) rounds with the contenders' order rotated, `sync` before each timed run; medians and the
 min-max spread. fps = the animation's frames / seconds. A file counts when all three make it.
 
-Then, for ours, the per-frame check on three of them: made lossless (`--lossless`), every frame
+Then, for ours, the per-frame check on three of them (512 px wide of their own, so that the still,
+which `convert --frame` renders at the animation's size and then resizes, needs no resizing): made lossless (`--lossless`), every frame
 decoded by Pillow (not ours) and compared with the still frame `assetpipe convert FILE --frame K
 --width 512` gives (PNG) at the same time, on RGB where alpha > 0 and on alpha.
 
@@ -136,7 +137,7 @@ def measure(rounds, outdir):
 
 
 CHECK_FILES = [f"Fixtures/lottie/{p}" for p in os.environ.get("LOTTIE_MOTION_CHECK_FILES", " ".join([
-    "lottie-docs/bouncy_ball.json", "lottie-docs/precomp/star-splosion.json", "lottie-ios/TwitterHeart.json"])).split()]
+    "lottie-docs/bouncy_ball.json", "lottie-docs/precomp/star-splosion.json", "lottie-docs/repeater.json"])).split()]
 
 
 def check_frames(outdir):
@@ -155,8 +156,9 @@ def check_frames(outdir):
                        check=True, capture_output=True)
         spans = []
         for frame in ImageSequence.Iterator(Image.open(anim)):
+            pixels = np.asarray(frame.convert("RGBA"), dtype=np.int16)   # loads the frame, which sets its timestamp
             start, length = frame.info["timestamp"], frame.info["duration"]
-            spans.append((start, start + length, np.asarray(frame.convert("RGBA"), dtype=np.int16)))
+            spans.append((start, start + length, pixels))
         compared, equal, worst = 0, 0, 0
         for index in range(total):
             begins = index * 1000 / rate
