@@ -29,20 +29,19 @@ which `convert --frame` renders at the animation's size and then resizes, needs 
 decoded by Pillow (not ours) and compared with the still frame `assetpipe convert FILE --frame K
 --width 512` gives (PNG) at the same time, on RGB where alpha > 0 and on alpha.
 
-Then where our time goes, for one file (LOTTIE_MOTION_PROFILE_FILE): `perf record` of ours on one
-core, by shared object (rlottie, libwebp, our code, libc) and by symbol, so that the encoder's share
-is measured. Knobs: LOTTIE_MOTION_FILES, LOTTIE_MOTION_CHECK_FILES (paths under Fixtures/lottie).
+Then where our time goes on each file where a peer is faster (one core, CPU time): `perf record` of
+ours on one core, by shared object (rlottie, libwebp and libwebpmux, our code, libc) and the top
+symbol, so that the encoder's share is measured. Knobs: LOTTIE_MOTION_FILES,
+LOTTIE_MOTION_CHECK_FILES (paths under Fixtures/lottie).
 Prints one Markdown section.
 """
-import json, os, statistics, subprocess, sys, tempfile, time
+import json, os, re, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 SIZE = 512
 FILES = [f"Fixtures/lottie/{p}" for p in os.environ.get("LOTTIE_MOTION_FILES", " ".join([
     "lottie-docs/bouncy_ball.json", "lottie-docs/gradient.json", "lottie-docs/precomp/star-splosion.json",
     "lottie-docs/repeater.json", "lottie-ios/LottieLogo1.json", "lottie-ios/TwitterHeart.json"])).split()]
-
-PROFILE_FILE = "Fixtures/lottie/" + os.environ.get("LOTTIE_MOTION_PROFILE_FILE", "lottie-docs/repeater.json")
 
 SAVE = ("save_all=True, append_images=frames[1:], duration=duration, loop=0, quality=80, method=4, "
         "alpha_quality=100, lossless=False, minimize_size=False, allow_mixed=False, kmin=2**31 - 2, kmax=2**31 - 1")
@@ -206,8 +205,26 @@ def perf_symbols(outdir):
     for line in report.splitlines():
         parts = line.split(None, 3)
         if len(parts) == 4 and parts[0].endswith("%"):
-            rows.append((float(parts[0].rstrip("%")), parts[1], parts[3].strip()))
+            rows.append((float(parts[0].rstrip("%")), parts[1], re.sub(r"\s+-\s+-\s*$", "", parts[3]).strip()))
     return rows[:12]
+
+
+def profile_below(files):
+    """Where ours spends its time on each file of `files` (those where a peer was faster), by
+    shared object and the top symbol: the Markdown lines."""
+    lines = ["Where ours spends its time on each file where a peer is faster (`perf record -F 999`, one core), by shared",
+             "object (the encoder is libwebp + libwebpmux; `alr_render_rgba` is our C shim: rlottie's call and the",
+             "un-premultiplying of its pixels):", "", "| file | top objects | top symbol |", "|---|---|---|"]
+    with tempfile.TemporaryDirectory() as work:
+        for f in files:
+            shares = perf_shares(work, f)
+            if not shares:
+                continue
+            symbols = perf_symbols(work)
+            top = ", ".join(f"{name} {share:.0f}%" for share, name in shares[:4])
+            symbol = f"{symbols[0][2][:60]} ({symbols[0][1]}) {symbols[0][0]:.0f}%" if symbols else "-"
+            lines.append(f"| {f.removeprefix('Fixtures/lottie/')} | {top} | `{symbol}` |")
+    return lines
 
 
 def table(names, runs, rounds, pin, kind, label):
@@ -217,6 +234,7 @@ def table(names, runs, rounds, pin, kind, label):
     print("| file | frames | ours | rlottie-python | thorvg-python | ours / best peer |")
     print("|---|---:|---:|---:|---:|---:|")
     met, counted, ratios = 0, 0, []
+    below = []
     for f in FILES:
         cells, medians = [], {}
         for name in names:
@@ -232,6 +250,8 @@ def table(names, runs, rounds, pin, kind, label):
             best = max(medians["rlottie-python"], medians["thorvg-python"])
             ratios.append(medians["ours"] / best)
             met += medians["ours"] >= best
+            if medians["ours"] < best:
+                below.append(f)
             ratio = f"{medians['ours'] / best:.2f}x"
         print(f"| {f.removeprefix('Fixtures/lottie/')} | {frame_count(os.path.join(ROOT, f))} | {' | '.join(cells)} | {ratio} |")
     geo = statistics.geometric_mean(ratios) if ratios else float("nan")
@@ -240,6 +260,7 @@ def table(names, runs, rounds, pin, kind, label):
           f"**{'met' if met == counted and counted else 'not met'}** ({met} of {counted} files; geometric mean of ours / best "
           f"peer {geo:.2f}x).")
     print()
+    return below
 
 
 def main():
@@ -264,7 +285,9 @@ def main():
     print()
     for pin in (False, True):
         for kind, label in ((0, "fps by wall time"), (1, "fps by CPU time (user + sys)")):
-            table(names, runs, rounds, pin, kind, label)
+            below = table(names, runs, rounds, pin, kind, label)
+    print("\n".join(profile_below(below)))   # the files below on one core, by CPU time
+    print()
     print("Every frame equal to the still frame at the same time: ours made lossless (`--lossless`), decoded by Pillow (each")
     print("decoded frame stands for every animation frame starting within its time, as WebPAnimEncoder merges a frame equal")
     print(f"to the one before), against `assetpipe convert FILE --frame K --width {SIZE}` (PNG); RGB compared where either")
@@ -278,21 +301,6 @@ def main():
         print(f"| {f.removeprefix('Fixtures/lottie/')} | {total} | {compared} | {equal} | {worst} |")
     print()
     print(f"Goal (issue 31): every frame equal to the still frame at the same time: **{'met' if all_equal else 'not met'}**.")
-    shares = perf_shares(outdir, PROFILE_FILE)
-    if shares:
-        print()
-        print(f"Where ours spends its time (`perf record -F 999`, one core) making {PROFILE_FILE.removeprefix('Fixtures/lottie/')}, by")
-        print("shared object, and the top symbols:")
-        print()
-        print("| share | object |")
-        print("|---:|---|")
-        for share, name in shares[:8]:
-            print(f"| {share:.1f}% | {name} |")
-        print()
-        print("| share | object | symbol |")
-        print("|---:|---|---|")
-        for share, name, symbol in perf_symbols(outdir):
-            print(f"| {share:.1f}% | {name} | `{symbol[:90]}` |")
 
 
 if __name__ == "__main__":
