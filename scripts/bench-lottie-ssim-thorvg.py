@@ -278,12 +278,11 @@ def main():
     with open(os.path.join(ROOT, "Fixtures/lottie/FILES.tsv"), newline="") as listing:
         files = [r["path"] for r in csv.DictReader(listing, delimiter="\t") if r["expect"] != "asset-file"]
     keep = os.environ.get("LOTTIE_SSIM_KEEP")
-    rows = []
-    for relative in files:
+
+    def one(relative):
         with tempfile.TemporaryDirectory() as work:
             row = compare(ssim_module, relative, work)
             row["seen"] = [SEEN[relative]] if relative in SEEN else []
-            rows.append(row)
             print(f"{relative}\t{row.get('luma')}\t{row['ours_error']}\t{row['peer_error']}", file=sys.stderr, flush=True)
             if keep:
                 dest = os.path.join(keep, relative.replace("/", "_"))
@@ -291,6 +290,12 @@ def main():
                 for name in os.listdir(work):
                     if name.endswith(".png"):
                         os.replace(os.path.join(work, name), os.path.join(dest, name))
+            return row
+
+    # LOTTIE_SSIM_JOBS files at a time (default 1): each file's renderers are processes of their own.
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=int(os.environ.get("LOTTIE_SSIM_JOBS", "1"))) as pool:
+        rows = list(pool.map(one, files))
     report(ssim_module, rows)
 
 
