@@ -36,8 +36,9 @@ PEER_TIMEOUT = int(os.environ.get("LOTTIE_SSIM_PEER_TIMEOUT", "300"))
 # looked at side by side): feature -> (who, scope, what happens, samples). scope "out": a renderer
 # lacks the feature, so a file below the threshold is outside the goal's scope; "ours": rlottie
 # misreads valid JSON, so a file below the threshold is our mismatch, not the peer's limitation.
-# (rlottie 0.1 also misreads a layer's `ddd` absent or after `ks`, and a dash array's offset
-# not last; LottieFrameRenderer.prepare writes both so that it reads them rightly.)
+# (rlottie 0.1 also misreads a layer's `ddd` absent or after `ks`, a dash array's offset not last,
+# a shape item's members before its `ty`, a mask of mode `n`, and turns a star or polygon (`sr`) by
+# twice its rotation `r`; LottieFrameRenderer.prepare writes each so that it reads them rightly.)
 FEATURES = {
     "hidden items": ("python-lottie", "out", "python-lottie draws fills and strokes marked hidden (`hd`; hidden layers "
                      "too, by its source)", "blend_mode, parenting, pucker_bloat, rounded_corners"),
@@ -56,31 +57,11 @@ FEATURES = {
                            "skip it, as ours does", "unknown-layer"),
     "unknown shape type": ("python-lottie", "out", "python-lottie fails on a shape type it does not know; Lottie says to "
                            "skip it, as ours does", "unknown-shape"),
-    "star rotation": ("ours", "ours", "rlottie 0.1 turns a star or polygon (`sr`) by twice its rotation `r` (a star alone "
-                      "with `r` -45, -20 and 30 comes out turned -90, -40 and 60)", "precomp/star-circle, precomp/star-splosion"),
 }
 
 
 SHAPE_TYPES = {"gr", "sh", "rc", "el", "sr", "fl", "st", "gf", "gs", "no", "tr", "tm", "rd", "rp", "pb", "op", "zz", "mm", "tw"}
 LAYER_TYPES = {0, 1, 2, 3, 4, 5, 6, 13, 15}
-
-
-def star_turned_otherwise(star):
-    """Whether rlottie's star (twice its `r`) looks other than Lottie's (`r`): the extra turn `r`,
-    modulo the star's symmetry (360 / points), is over 2 degrees; animated values always count."""
-    rotation, points = star.get("r"), star.get("pt")
-    if not isinstance(rotation, dict) or not isinstance(points, dict):
-        return False
-    if rotation.get("a") == 1 or points.get("a") == 1:
-        return True
-    turn, count = rotation.get("k"), points.get("k")
-    turn = turn[0] if isinstance(turn, list) and turn else turn
-    count = count[0] if isinstance(count, list) and count else count
-    if not isinstance(turn, (int, float)) or not isinstance(count, (int, float)) or count < 1:
-        return False
-    period = 360 / count
-    extra = turn % period
-    return min(extra, period - extra) > 2
 
 
 def features_of(doc):
@@ -95,8 +76,6 @@ def features_of(doc):
                 found.add("unknown shape type")
             if value.get("ty") == "rp":
                 found.add("repeater")
-            if value.get("ty") == "sr" and star_turned_otherwise(value):
-                found.add("star rotation")
             items = value.get("it") if value.get("ty") == "gr" else None
             for shapes in (items, value.get("shapes")):
                 if isinstance(shapes, list) and any(isinstance(i, dict) and i.get("ty") == "tm" for i in shapes):

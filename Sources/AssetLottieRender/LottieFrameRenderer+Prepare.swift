@@ -9,7 +9,9 @@ import Foundation
 extension LottieFrameRenderer {
     /// Checks `animation` against this renderer's limits and writes the JSON rlottie will read
     /// (see ``LottieRenderInput``), spelled so that rlottie reads it as Lottie means it: one
-    /// member per key, each layer's `ddd` before its `ks`, each dash array's offset last.
+    /// member per key, each layer's `ddd` before its `ks`, each dash array's offset last, each
+    /// shape item's `ty` first, each star's and polygon's rotation halved (rlottie doubles it),
+    /// each mask of mode `n` dropped (rlottie hides the layer behind it).
     /// rlottie is not called.
     /// - Throws: `LottieRenderError`: `invalidSize` (missing, not positive) or `sizeTooLarge` for
     ///   the animation's `w`/`h`,

@@ -8,6 +8,12 @@ import AssetLottie
 ///   ``lastValues(of:)``). rlottie copies a repeated name once per occurrence and leaks the copies.
 /// - **Dash arrays**: a stroke's (`st`, `gs`) dash array with its one offset entry last (see
 ///   ``dashesWithOffsetLast(_:)``). rlottie ignores `n` and takes the last entry as the offset.
+/// - **Shape items**: `ty` first in each item of a `shapes` or `it` list (see
+///   ``shapeItemsWithTypeFirst(_:)``). rlottie skips an item's members until its `ty`.
+/// - **Stars and polygons**: an `sr` item's rotation `r` halved (see
+///   ``starWithRotationHalved(_:)``). rlottie turns the item by `r` twice.
+/// - **Masks of mode `n`**: dropped (see ``layerWithoutInertMasks(_:)``). They do nothing;
+///   rlottie hides the whole layer behind one.
 /// - **3D flags**: each layer's `ddd` written, 0 when absent (1 when `ks` has `rx`, `ry` or
 ///   `rz`), before `ks` (see ``layersWithThreeDFlagFirst(_:)``). rlottie takes a layer as 3D
 ///   until it reads `ddd`, and reads `ks` as it comes, so a late or missing flag drops the
@@ -23,7 +29,7 @@ enum RLottieJSON {
     ///   `maxPathCoordinate`.
     static func rewrite(_ animation: JSONValue, maxPathCoordinate: Double) throws(LottieRenderError) -> JSONValue {
         let rewritten = try rewriteObjects(in: animation) { (object: JSONObject, path: () -> String) throws(LottieRenderError) -> JSONObject in
-            var object = lastValues(of: object)
+            var object = layerWithoutInertMasks(starWithRotationHalved(shapeItemsWithTypeFirst(lastValues(of: object))))
             if let type = object["ty"]?.stringValue, type == "st" || type == "gs",
                let position = object.members.lastIndex(where: { $0.key == "d" }),
                case .array(let entries) = object.members[position].value {
