@@ -20,8 +20,27 @@ void set_message(char *message, const char *text)
 
 }  // namespace
 
+// (c * 255 + a / 2) / a, at most 255, for every alpha a (1...255) and channel c: the division the
+// loop below did per channel, looked up (64 KB, made once), so that a frame with many
+// half-transparent pixels (a gradient's edges) costs a load where it cost three divisions.
+static const uint8_t *alr_unpremultiply_table()
+{
+    static const uint8_t *table = [] {
+        static uint8_t values[256 * 256];
+        for (uint32_t a = 1; a < 256; a++) {
+            for (uint32_t c = 0; c < 256; c++) {
+                const uint32_t v = (c * 255 + a / 2) / a;
+                values[a * 256 + c] = uint8_t(v > 255 ? 255 : v);
+            }
+        }
+        return values;
+    }();
+    return table;
+}
+
 extern "C" void alr_unpremultiply_argb32(uint8_t *pixels, size_t pixel_count)
 {
+    const uint8_t *table = alr_unpremultiply_table();
     for (size_t i = 0; i < pixel_count; i++) {
         uint8_t *pixel = pixels + i * 4;
         uint32_t word;
@@ -31,12 +50,10 @@ extern "C" void alr_unpremultiply_argb32(uint8_t *pixels, size_t pixel_count)
         if (a == 0) {
             r = g = b = 0;
         } else if (a < 255) {
-            r = (r * 255 + a / 2) / a;
-            g = (g * 255 + a / 2) / a;
-            b = (b * 255 + a / 2) / a;
-            if (r > 255) r = 255;
-            if (g > 255) g = 255;
-            if (b > 255) b = 255;
+            const uint8_t *row = table + a * 256;
+            r = row[r];
+            g = row[g];
+            b = row[b];
         }
         pixel[0] = uint8_t(r);
         pixel[1] = uint8_t(g);
