@@ -25,6 +25,8 @@ public final class MotionWriter: @unchecked Sendable {
     public let format: OutputFormat
     private let transform: ImageTransform
     private let configuration: ImageProcessor.Configuration
+    /// The still processor whose crop, padding and encoder options every frame takes.
+    private let still: ImageProcessor
     private let plays: Int
     private let hasAlpha: Bool
     private var plan: TransformPlan?
@@ -49,6 +51,7 @@ public final class MotionWriter: @unchecked Sendable {
         planned.format = .format(format)
         self.transform = planned
         self.configuration = configuration
+        still = ImageProcessor(configuration: configuration)
         self.plays = plays
         self.hasAlpha = hasAlpha
     }
@@ -78,7 +81,6 @@ public final class MotionWriter: @unchecked Sendable {
             throw ImagingError.outputTooLarge(
                 "\(frames) frames of \(plan.geometry.outputWidth)x\(plan.geometry.outputHeight) are past the limits (\(configuration.maxAnimationFrames) frames, \(configuration.maxAnimationPixels) pixels)")
         }
-        let still = ImageProcessor(configuration: configuration)
         var bitmap = try ImagingBridge.resize(
             frame, width: plan.resizeWidth, height: plan.resizeHeight, kernel: transform.kernel, opaque: !hasAlpha,
             maxWorkBytes: plan.estimatedBytes * 2)
