@@ -194,7 +194,7 @@ def report(results, files, rounds):
     print("## MP4 output and video previews\n")
     print(f"Written by `scripts/bench motion` (`scripts/bench-motion.py`), {rounds} rounds, order rotated, `sync` before each run, "
           f"every run pinned to one core (`taskset -c 0`), x264 with one thread in both (libx264 through libavcodec, preset medium, "
-          f"CRF 23, yuv420p, `+faststart`). ffmpeg {ffmpeg_version}. Load average at the end: {os.getloadavg()[0]:.2f}.\n")
+          f"CRF 23, yuv420p, `+faststart`). ffmpeg {ffmpeg_version} (the peer: libvips writes no MP4). Load average at the end: {os.getloadavg()[0]:.2f}.\n")
     print("| job | ours (median, min-max) | ffmpeg | ffmpeg / ours | origin bytes, ours / ffmpeg | output, ours | output, ffmpeg | goal |")
     print("|---|---|---|---|---|---|---|---|")
     for job, (source, times, fetched, facts) in results.items():
