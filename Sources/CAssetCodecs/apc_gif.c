@@ -1,10 +1,12 @@
-// GIF through giflib (DGifOpen over memory, DGifGetImageHeader, DGifGetLine), with the output of
-// libvips' loader (libnsgif): the first frame composited onto libvips' canvas. giflib never
-// longjmps and prints nothing.
+// GIF with the output of libvips' loader (libnsgif): the first frame composited onto libvips'
+// canvas. giflib (DGifOpen over memory, DGifGetImageHeader) reads the screen descriptor and the
+// colour tables; the LZW data are decoded here, as libnsgif reads them (apc_gif_lzw: giflib's
+// DGifGetLine decodes some codes libnsgif refuses into other pixels). giflib never longjmps and
+// prints nothing.
 //
 // The records (extensions, image descriptors, sub-blocks) are walked in memory, as libnsgif's scan
-// walks them (apc_gif_next_frame), and giflib is positioned at a frame's descriptor to decode it
-// (apc_gif_enter_frame): giflib's own record calls read a few malformed files otherwise than
+// walks them (apc_gif_next_frame), and giflib is positioned at a frame's descriptor for its colour
+// table (apc_gif_enter_frame): giflib's own record calls read a few malformed files otherwise than
 // libnsgif, and they cost more per frame (DGifGetImageHeader clears a 16 KB LZW table). DGifSlurp
 // is not used (it keeps every frame's pixels: a GIF of 100,000 frames would cost gigabytes), nor
 // DGifGetImageDesc (it appends every frame's descriptor and colour table to SavedImages). The walk
@@ -24,9 +26,8 @@
 // - The first frame's LZW data end early: at an end-of-information code or at the end of the
 //   data. Either way the pixels that arrived are kept; a frame whose data run off the end of the
 //   file is kept with a warning, as libvips does ("Unexpected end of GIF source data").
-// - A bad LZW code before the last pixel fails the decode (libvips: "Invalid frame data"); giflib
-//   itself would decode some bad codes into garbage, so the codes are checked first, as libnsgif
-//   reads them (apc_gif_scan_lzw).
+// - A bad LZW code before the last pixel fails the decode (libvips: "Invalid frame data"); the
+//   pixels before it are decoded in the same pass (apc_gif_lzw).
 // - The frame count is that of the image descriptors up to the trailer, the first record that is
 //   not an extension or an image, or the end of the data (a last frame whose data have begun
 //   counts), capped at APC_GIF_MAX_FRAMES.
@@ -335,8 +336,9 @@ static int32_t apc_gif_first_frame(apc_gif_reader *reader, const apc_limits *lim
 }
 
 /// Positions giflib at a frame the walk found and reads its descriptor, colour table and code
-/// size (DGifGetImageHeader), ready for DGifGetLine. A frame whose data run off the end is read
-/// up to its last whole sub-block, then an end of sub-blocks, as libnsgif reads it.
+/// size (DGifGetImageHeader), for the colour table apc_gif_put_row draws with. giflib reads none of
+/// the LZW data; its input still ends where libnsgif's reading ends (a frame whose data run off the
+/// end: its last whole sub-block, then an end of sub-blocks).
 static int32_t apc_gif_enter_frame(apc_gif_reader *reader, const apc_gif_frame *frame) {
     reader->cursor.offset = frame->descriptor;
     reader->cursor.end = frame->complete ? reader->cursor.length : frame->data_end;
@@ -368,7 +370,7 @@ static int32_t apc_gif_check_page(const apc_gif_reader *reader, int32_t page, ap
     return APC_ERR_UNSUPPORTED;
 }
 
-// MARK: - The LZW check
+// MARK: - The LZW data
 
 /// How libnsgif's reading of a frame's LZW data ends.
 typedef enum {
@@ -377,49 +379,150 @@ typedef enum {
     APC_GIF_LZW_BAD_CODE,   // a code libnsgif refuses came first
 } apc_gif_lzw_end;
 
-/// Reads the codes of `frame`'s LZW data as libnsgif's lzw.c does, without their output, up to
-/// `needed` pixels: the pixel count they yield (at most `needed`) and how the reading ends. A code
-/// that runs into a sub-block the data do not hold whole, or past the 0 that ends the sub-blocks,
-/// ends the data. libnsgif refuses a first code after a clear code that is above the clear code
-/// (the end-of-information code included), and a code above the next free table entry.
-static apc_gif_lzw_end apc_gif_scan_lzw(const apc_gif_cursor *cursor, const apc_gif_frame *frame,
-                                        uint64_t needed, uint64_t *pixels) {
+/// The LZW string table: entry `i` is the string of entry `prefix[i]` followed by `last[i]`;
+/// `first` is its first index and `length` its length. The literal entries are one index each.
+typedef struct {
+    uint16_t prefix[4096];
+    uint16_t length[4096];
+    uint8_t first[4096];
+    uint8_t last[4096];
+} apc_gif_lzw_table;
+
+/// Where decoded indices go: a row of the frame at a time, then drawn (apc_gif_put_row).
+typedef struct apc_gif_rows apc_gif_rows;
+static int32_t apc_gif_put_row(apc_gif_rows *rows);
+
+struct apc_gif_rows {
+    uint8_t *line;              // one row of indices, the frame's width
+    uint32_t width;
+    uint32_t filled;            // indices in `line`
+    int32_t status;             // APC_OK, or why drawing stopped
+    // the drawing's own state (apc_gif_put_row)
+    apc_gif_reader *reader;
+    const apc_gif_frame *frame;
+    uint8_t *canvas;
+    size_t row_bytes;
+    int opaque;
+    int entered;                // giflib positioned at the frame and the colour table made
+    uint32_t row;               // the next row, in file order
+    uint8_t table[256][4];
+};
+
+/// Appends the first `count` indices of the string of entry `code` to the rows, drawing each row
+/// as it fills: the case apc_gif_lzw does not write itself (a string that crosses a row's end, or
+/// is cut at the last pixel). Returns 0 when drawing failed.
+static int apc_gif_emit(apc_gif_rows *rows, const apc_gif_lzw_table *table, uint32_t code, uint32_t count) {
+    uint8_t string[4096];
+    uint32_t entry = code;
+    for (uint32_t i = table->length[code]; i > 0; i--) {
+        string[i - 1] = table->last[entry];
+        entry = table->prefix[entry];
+    }
+    const uint8_t *from = string;
+    while (count > 0) {
+        uint32_t take = rows->width - rows->filled;
+        if (take > count) take = count;
+        memcpy(rows->line + rows->filled, from, take);
+        rows->filled += take;
+        from += take;
+        count -= take;
+        if (rows->filled == rows->width && apc_gif_put_row(rows) != APC_OK) return 0;
+    }
+    return 1;
+}
+
+/// The bytes of a frame's LZW sub-blocks, joined, as far as libnsgif reads them: up to the 0 that
+/// ends them, a sub-block the data do not hold whole, or the end of the frame's data. Padded with
+/// 8 zero bytes past `length`, so that a code is read with one 8-byte load.
+typedef struct {
+    uint8_t *bytes;
+    size_t length;
+} apc_gif_lzw_stream;
+
+static int apc_gif_lzw_join(const apc_gif_cursor *cursor, const apc_gif_frame *frame, apc_gif_lzw_stream *stream) {
     const uint8_t *data = cursor->data;
-    size_t next_block = frame->data_offset;
-    size_t block_end = next_block, position = next_block;
-    uint32_t bits = 0, bit_count = 0;
-    uint16_t counts[4096];
-    uint32_t code_size, code_max, table_size, clear, eoi, code = 0, previous_count = 0;
-    uint64_t total = 0;
+    size_t capacity = frame->data_end - frame->data_offset;
+    stream->length = 0;
+    stream->bytes = (uint8_t *)malloc(capacity + 8);
+    if (stream->bytes == NULL) return 0;
+    size_t block = frame->data_offset;
+    while (block < frame->data_end && data[block] != 0 && data[block] <= frame->data_end - block - 1) {
+        memcpy(stream->bytes + stream->length, data + block + 1, data[block]);
+        stream->length += data[block];
+        block += 1 + (size_t)data[block];
+    }
+    memset(stream->bytes + stream->length, 0, 8);
+    return 1;
+}
+
+/// Reads the codes of `frame`'s LZW data as libnsgif's lzw.c does, up to `needed` pixels: the pixel
+/// count they yield (at most `needed`) and how the reading ends. With `rows`, the indices are
+/// decoded and drawn a row at a time as they come (the last row as far as it goes); without, they
+/// are only counted. The data end where the joined sub-blocks end (apc_gif_lzw_join); a code that
+/// ends exactly there ends them too, since libnsgif then reads the byte after it. libnsgif refuses
+/// a first code after a clear code that is above the clear code (the end-of-information code
+/// included), and a code above the next free table entry. When drawing fails, `rows->status` says
+/// why and the reading stops there.
+///
+/// giflib's DGifGetLine is not used for the pixels: it decodes some codes libnsgif refuses (a code
+/// past the next free entry) into other pixels without an error, so every code had to be read here
+/// first anyway, and giflib's own decoding then cost twice as much again.
+static apc_gif_lzw_end apc_gif_lzw(const apc_gif_cursor *cursor, const apc_gif_frame *frame, uint64_t needed,
+                                   uint64_t *pixels, apc_gif_rows *rows) {
+    apc_gif_lzw_table table;
+    apc_gif_lzw_stream stream;
+    uint32_t code_size, code_max, table_size, clear, eoi, code = 0, previous = 0;
+    uint64_t total = 0, bit = 0, bits_end;
+    apc_gif_lzw_end end;
     *pixels = 0;
     if (frame->code_size >= 12) return APC_GIF_LZW_BAD_CODE;
+    if (!apc_gif_lzw_join(cursor, frame, &stream)) {
+        if (rows != NULL) {
+            apc_report_set_message(rows->reader->report, "cannot allocate the GIF frame's data");
+            rows->status = APC_ERR_TOO_LARGE;
+        }
+        return APC_GIF_LZW_SHORT;
+    }
+    bits_end = (uint64_t)stream.length * 8;
     clear = 1u << frame->code_size;
     eoi = clear + 1;
+    for (uint32_t i = 0; i < clear; i++) {
+        table.prefix[i] = 0;
+        table.length[i] = 1;
+        table.first[i] = table.last[i] = (uint8_t)i;
+    }
 
-// Reads the next code into `code`; leaves through `out` when the data end.
-#define APC_GIF_READ_CODE(out)                                                                    \
+// Reads the next code into `code`; leaves through short_data when the data end before it or with it.
+#define APC_GIF_READ_CODE()                                                                       \
     do {                                                                                          \
-        while (bit_count < code_size) {                                                           \
-            if (position == block_end) {                                                          \
-                if (next_block >= frame->data_end || data[next_block] == 0) goto out;             \
-                if (data[next_block] > frame->data_end - next_block - 1) goto out;                \
-                position = next_block + 1;                                                        \
-                block_end = position + data[next_block];                                          \
-                next_block = block_end;                                                           \
+        if (bit + code_size >= bits_end) goto short_data;                                         \
+        uint64_t word_;                                                                           \
+        memcpy(&word_, stream.bytes + (bit >> 3), 8);                                             \
+        code = (uint32_t)(word_ >> (bit & 7)) & ((1u << code_size) - 1);                          \
+        bit += code_size;                                                                         \
+    } while (0)
+
+// Gives the string of `code` (the pixels still needed of it) to the rows: written from its end
+// straight into the row when it fits there whole.
+#define APC_GIF_EMIT()                                                                            \
+    do {                                                                                          \
+        uint32_t length_ = table.length[code];                                                    \
+        if (rows != NULL) {                                                                       \
+            if (length_ <= rows->width - rows->filled && length_ <= needed - total) {             \
+                uint8_t *out_ = rows->line + rows->filled + length_;                              \
+                uint32_t entry_ = code;                                                           \
+                for (uint32_t i_ = 0; i_ < length_; i_++) {                                       \
+                    *--out_ = table.last[entry_];                                                 \
+                    entry_ = table.prefix[entry_];                                                \
+                }                                                                                 \
+                rows->filled += length_;                                                          \
+                if (rows->filled == rows->width && apc_gif_put_row(rows) != APC_OK) goto stopped; \
+            } else {                                                                              \
+                uint32_t count_ = needed - total < length_ ? (uint32_t)(needed - total) : length_; \
+                if (!apc_gif_emit(rows, &table, code, count_)) goto stopped;                      \
             }                                                                                     \
-            bits |= (uint32_t)data[position++] << bit_count;                                      \
-            bit_count += 8;                                                                       \
         }                                                                                         \
-        code = bits & ((1u << code_size) - 1);                                                    \
-        bits >>= code_size;                                                                       \
-        bit_count -= code_size;                                                                   \
-        /* libnsgif reads the byte after a code that ends on a byte boundary too: at the end of a \
-           sub-block, the next one must be there whole (a 0 ends the data there). */              \
-        if (bit_count == 0 && position == block_end &&                                            \
-            (next_block >= frame->data_end || data[next_block] == 0 ||                            \
-             data[next_block] > frame->data_end - next_block - 1)) {                              \
-            goto out;                                                                             \
-        }                                                                                         \
+        total += length_;                                                                         \
     } while (0)
 
     for (;;) {
@@ -428,45 +531,55 @@ static apc_gif_lzw_end apc_gif_scan_lzw(const apc_gif_cursor *cursor, const apc_
         code_max = (1u << code_size) - 1;
         table_size = eoi + 1;
         do {
-            APC_GIF_READ_CODE(short_data);
+            APC_GIF_READ_CODE();
         } while (code == clear);
         // An end-of-information code first: a frame without pixel data, drawn as nothing (libvips
         // 8.14 and browsers show it; libnsgif 1.0 refuses it as above the clear code).
         if (code == eoi && total == 0) goto short_data;
         if (code > clear) goto bad_code;
-        total += 1;
-        previous_count = 1;
+        APC_GIF_EMIT();
+        previous = code;
         for (;;) {
             if (total >= needed) goto done;
-            APC_GIF_READ_CODE(short_data);
+            APC_GIF_READ_CODE();
             if (code == eoi) goto short_data;
             if (code > table_size) goto bad_code;
             if (code == clear) break;
-            uint32_t count;
             if (table_size < 4096) {
-                uint32_t size = table_size;
-                counts[table_size] = (uint16_t)(previous_count + 1 > 0xffff ? 0xffff : previous_count + 1);
+                // The new entry: the previous string and the first index of this one (of the
+                // previous one when this code is the entry being made).
+                uint32_t entry = table_size;
+                table.prefix[entry] = (uint16_t)previous;
+                table.first[entry] = table.first[previous];
+                table.last[entry] = code < entry ? table.first[code] : table.first[previous];
+                table.length[entry] = (uint16_t)(table.length[previous] + 1);
                 table_size += 1;
-                if (size == code_max && code_size < 12) {
+                if (entry == code_max && code_size < 12) {
                     code_size += 1;
                     code_max = (1u << code_size) - 1;
                 }
             }
-            count = code < clear ? 1 : counts[code];
-            total += count;
-            previous_count = count;
+            APC_GIF_EMIT();
+            previous = code;
         }
     }
+#undef APC_GIF_EMIT
 #undef APC_GIF_READ_CODE
 done:
-    *pixels = needed;
-    return APC_GIF_LZW_DONE;
+    end = APC_GIF_LZW_DONE;
+    goto out;
 short_data:
-    *pixels = total < needed ? total : needed;
-    return *pixels == needed ? APC_GIF_LZW_DONE : APC_GIF_LZW_SHORT;
+    end = total >= needed ? APC_GIF_LZW_DONE : APC_GIF_LZW_SHORT;
+    goto out;
 bad_code:
+    end = total >= needed ? APC_GIF_LZW_DONE : APC_GIF_LZW_BAD_CODE;
+    goto out;
+stopped:
+    end = APC_GIF_LZW_DONE;
+out:
+    free(stream.bytes);
     *pixels = total < needed ? total : needed;
-    return *pixels == needed ? APC_GIF_LZW_DONE : APC_GIF_LZW_BAD_CODE;
+    return end;
 }
 
 // MARK: - Compositing
@@ -523,45 +636,74 @@ static void apc_gif_clear_canvas(uint8_t *canvas, uint32_t width, uint32_t heigh
     }
 }
 
-/// Draws the first `pixels` pixels (in file order) of the frame giflib was entered at over the
-/// canvas: its colour table, its transparent index left undrawn, clipped to the canvas; every
-/// pixel opaque when the output is `opaque` (libvips' three bands). giflib is asked for exactly
-/// those pixels, so it reads no code past them.
-static int32_t apc_gif_draw_frame(apc_gif_reader *reader, const apc_gif_frame *frame, uint64_t pixels,
-                                  int opaque, uint8_t *canvas, size_t row_bytes) {
-    if (frame->width == 0 || frame->height == 0 || pixels == 0) return APC_OK;
-    uint8_t table[256][4];
-    apc_gif_colour_table(reader->gif, opaque, table);
-    uint8_t *line = (uint8_t *)malloc(frame->width);
-    if (line == NULL) {
+/// Draws the row of indices the rows hold (the frame's next row in file order, as far as it goes)
+/// over the canvas: its colour table, its transparent index left undrawn, clipped to the canvas;
+/// every pixel opaque when the output is `opaque` (libvips' three bands). giflib is positioned at
+/// the frame for its colour table when the first row comes, so that a frame with no pixel data
+/// reads nothing more.
+static int32_t apc_gif_put_row(apc_gif_rows *rows) {
+    apc_gif_reader *reader = rows->reader;
+    const apc_gif_frame *frame = rows->frame;
+    if (!rows->entered) {
+        int32_t status = apc_gif_enter_frame(reader, frame);
+        if (status != APC_OK) {
+            rows->status = status;
+            return status;
+        }
+        apc_gif_colour_table(reader->gif, rows->opaque, rows->table);
+        rows->entered = 1;
+    }
+    uint32_t count = rows->filled;
+    rows->filled = 0;
+    uint32_t y = frame->top + apc_gif_frame_row(rows->row++, frame->height, frame->interlaced);
+    if (y >= reader->canvas_height || frame->left >= reader->canvas_width) return APC_OK;
+    uint32_t visible = reader->canvas_width - frame->left;  // columns inside the canvas
+    uint32_t columns = count < visible ? count : visible;
+    uint8_t *out = rows->canvas + (size_t)y * rows->row_bytes + (size_t)frame->left * 4;
+    const uint8_t *line = rows->line;
+    if (!frame->has_transparency) {
+        for (uint32_t x = 0; x < columns; x++) memcpy(out + (size_t)x * 4, rows->table[line[x]], 4);
+    } else {
+        uint32_t transparent = frame->transparent;
+        for (uint32_t x = 0; x < columns; x++) {
+            if (line[x] != transparent) memcpy(out + (size_t)x * 4, rows->table[line[x]], 4);
+        }
+    }
+    return APC_OK;
+}
+
+/// Decodes a frame the walk found and draws it over the canvas as far as its data go (apc_gif_lzw,
+/// apc_gif_put_row): how its data end in `end`, the pixels drawn (in file order) in `drawn`.
+/// libnsgif draws nothing of an empty frame, and reads none of its data.
+static int32_t apc_gif_draw_frame(apc_gif_reader *reader, const apc_gif_frame *frame, int opaque, uint8_t *canvas,
+                                  size_t row_bytes, apc_gif_lzw_end *end, uint64_t *drawn) {
+    uint64_t needed = (uint64_t)frame->width * frame->height;
+    *end = APC_GIF_LZW_DONE;
+    *drawn = 0;
+    if (needed == 0) return APC_OK;
+    if (frame->code_size > 8) {
+        // Indices past 255: counted only; a frame that has pixels is refused (apc_gif_enter_frame).
+        *end = apc_gif_lzw(&reader->cursor, frame, needed, drawn, NULL);
+        return *drawn > 0 ? apc_gif_enter_frame(reader, frame) : APC_OK;
+    }
+    apc_gif_rows rows;
+    memset(&rows, 0, sizeof rows);
+    rows.line = (uint8_t *)malloc(frame->width);
+    if (rows.line == NULL) {
         apc_report_set_message(reader->report, "cannot allocate a GIF row");
         return APC_ERR_TOO_LARGE;
     }
-    int transparent = frame->has_transparency ? (int)frame->transparent : -1;
-    uint32_t visible = 0;  // columns inside the canvas
-    if (frame->left < reader->canvas_width) {
-        visible = reader->canvas_width - frame->left;
-        if (visible > frame->width) visible = frame->width;
-    }
-    for (uint32_t index = 0; index < frame->height && pixels > 0; index++) {
-        uint32_t count = pixels < frame->width ? (uint32_t)pixels : frame->width;
-        if (DGifGetLine(reader->gif, line, (int)count) == GIF_ERROR) {
-            // The LZW check has found these pixels there: giflib disagrees with libnsgif.
-            apc_gif_message(reader->report, "cannot decode the GIF's image data", reader->gif->Error);
-            free(line);
-            return APC_ERR_CORRUPT;
-        }
-        pixels -= count;
-        uint32_t y = frame->top + apc_gif_frame_row(index, frame->height, frame->interlaced);
-        if (y >= reader->canvas_height || visible == 0) continue;
-        uint8_t *out = canvas + (size_t)y * row_bytes + (size_t)frame->left * 4;
-        uint32_t columns = count < visible ? count : visible;
-        for (uint32_t x = 0; x < columns; x++) {
-            if ((int)line[x] != transparent) memcpy(out + (size_t)x * 4, table[line[x]], 4);
-        }
-    }
-    free(line);
-    return APC_OK;
+    rows.width = frame->width;
+    rows.status = APC_OK;
+    rows.reader = reader;
+    rows.frame = frame;
+    rows.canvas = canvas;
+    rows.row_bytes = row_bytes;
+    rows.opaque = opaque;
+    *end = apc_gif_lzw(&reader->cursor, frame, needed, drawn, &rows);
+    if (rows.status == APC_OK && rows.filled > 0) apc_gif_put_row(&rows);
+    free(rows.line);
+    return rows.status;
 }
 
 // MARK: - Entry points
@@ -627,20 +769,19 @@ int32_t apc_gif_decode_rgba(const uint8_t *data, size_t length, const apc_limits
         status = APC_ERR_INVALID_ARGUMENT;
     }
     if (status == APC_OK) status = apc_gif_check_page(&reader, page, report);
-    uint64_t needed = (uint64_t)first.width * first.height, drawn = needed;
-    if (status == APC_OK && needed > 0) {
-        // libnsgif draws nothing of an empty frame, and reads none of its data.
-        if (apc_gif_scan_lzw(&reader.cursor, &first, needed, &drawn) == APC_GIF_LZW_BAD_CODE) {
-            apc_report_set_message(report, "the GIF's first frame has an invalid LZW code");
-            status = APC_ERR_CORRUPT;
-        }
-        if (status == APC_OK && drawn == 0) apc_report_add_warning(report, "the GIF's first frame holds no pixel data");
-        if (status == APC_OK && drawn > 0) status = apc_gif_enter_frame(&reader, &first);
-    }
     if (status == APC_OK) {
         int opaque = !apc_gif_output_has_alpha(&reader, &first);
         apc_gif_clear_canvas(pixels, width, height, row_bytes, opaque);
-        status = apc_gif_draw_frame(&reader, &first, drawn, opaque, pixels, row_bytes);
+        apc_gif_lzw_end end;
+        uint64_t drawn = 0;
+        status = apc_gif_draw_frame(&reader, &first, opaque, pixels, row_bytes, &end, &drawn);
+        if (status == APC_OK && end == APC_GIF_LZW_BAD_CODE) {
+            apc_report_set_message(report, "the GIF's first frame has an invalid LZW code");
+            status = APC_ERR_CORRUPT;
+        }
+        if (status == APC_OK && drawn == 0 && (uint64_t)first.width * first.height > 0) {
+            apc_report_add_warning(report, "the GIF's first frame holds no pixel data");
+        }
     }
     if (status == APC_OK && !first.complete) apc_report_add_warning(report, "Unexpected end of GIF source data");
     apc_gif_close(&reader);
@@ -741,7 +882,7 @@ int32_t apc_gif_animation_open(const uint8_t *data, size_t length, const apc_lim
     }
     uint64_t drawn = 0;
     if (status == APC_OK && (uint64_t)first.width * first.height > 0 &&
-        apc_gif_scan_lzw(&reader->cursor, &first, (uint64_t)first.width * first.height, &drawn) == APC_GIF_LZW_BAD_CODE) {
+        apc_gif_lzw(&reader->cursor, &first, (uint64_t)first.width * first.height, &drawn, NULL) == APC_GIF_LZW_BAD_CODE) {
         apc_report_set_message(report, "the GIF's first frame has an invalid LZW code");
         status = APC_ERR_CORRUPT;
     }
@@ -843,15 +984,12 @@ int32_t apc_gif_animation_next(apc_gif_animation *animation, uint8_t *pixels, si
     uint64_t needed = (uint64_t)frame.width * frame.height, drawn = 0;
     int32_t status = APC_OK;
     if (needed > 0) {
-        apc_gif_lzw_end end = apc_gif_scan_lzw(&reader->cursor, &frame, needed, &drawn);
-        if (end == APC_GIF_LZW_BAD_CODE) {
+        apc_gif_lzw_end end;
+        status = apc_gif_draw_frame(reader, &frame, animation->opaque, animation->canvas, canvas_row, &end, &drawn);
+        if (status == APC_OK && end == APC_GIF_LZW_BAD_CODE) {
             apc_report_add_warning(report, "a GIF frame has an invalid LZW code: drawn up to it");
-        } else if (end == APC_GIF_LZW_SHORT) {
+        } else if (status == APC_OK && end == APC_GIF_LZW_SHORT) {
             apc_report_add_warning(report, "a GIF frame's data end early: drawn as far as they go");
-        }
-        if (drawn > 0) status = apc_gif_enter_frame(reader, &frame);
-        if (status == APC_OK && drawn > 0) {
-            status = apc_gif_draw_frame(reader, &frame, drawn, animation->opaque, animation->canvas, canvas_row);
         }
     }
     if (status != APC_OK) return status;
