@@ -361,6 +361,12 @@ int32_t api_resizer_push(api_resizer *r, const uint8_t *rows, uint32_t count, si
     return API_OK;
 }
 
+void api_resizer_rewind(api_resizer *resizer) {
+    if (resizer == NULL) return;
+    resizer->next_in = 0;
+    resizer->next_out = 0;
+}
+
 uint32_t api_resizer_rows_written(const api_resizer *resizer) {
     return resizer == NULL ? 0 : resizer->next_out;
 }

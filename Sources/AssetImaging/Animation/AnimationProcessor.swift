@@ -52,12 +52,13 @@ public struct AnimationProcessor: Sendable {
         options.maxOutputBytes = configuration.maxOutputBytes
         let info = reader.info
         var cropOrigin: (x: Int, y: Int)?
+        let resizer = try FrameResizer(
+            sourceWidth: info.width, sourceHeight: info.height, width: plan.resizeWidth, height: plan.resizeHeight,
+            kernel: transform.kernel, opaque: !info.hasAlpha, maxWorkBytes: plan.estimatedBytes * 2)
         // The next output frame: decoded, composited, resized, upright, cropped and padded.
         let make: () throws -> (Bitmap, Int)? = {
             guard let frame = try reader.next() else { return nil }
-            var bitmap = try ImagingBridge.resize(
-                frame.bitmap, width: plan.resizeWidth, height: plan.resizeHeight, kernel: transform.kernel,
-                opaque: !info.hasAlpha, maxWorkBytes: plan.estimatedBytes * 2)
+            var bitmap = try resizer.resize(frame.bitmap)
             bitmap = try ImagingBridge.orient(bitmap, orientation: plan.orientation)
             bitmap = still.crop(bitmap, plan: plan, transform: transform, origin: &cropOrigin)
             bitmap = still.pad(bitmap, plan: plan, transform: transform)

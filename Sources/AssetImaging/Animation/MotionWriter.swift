@@ -30,6 +30,7 @@ public final class MotionWriter: @unchecked Sendable {
     private let plays: Int
     private let hasAlpha: Bool
     private var plan: TransformPlan?
+    private var resizer: FrameResizer?
     private var cropOrigin: (x: Int, y: Int)?
     private var encoder: AnimatedImageEncoder?
     private var frames = 0
@@ -81,9 +82,12 @@ public final class MotionWriter: @unchecked Sendable {
             throw ImagingError.outputTooLarge(
                 "\(frames) frames of \(plan.geometry.outputWidth)x\(plan.geometry.outputHeight) are past the limits (\(configuration.maxAnimationFrames) frames, \(configuration.maxAnimationPixels) pixels)")
         }
-        var bitmap = try ImagingBridge.resize(
-            frame, width: plan.resizeWidth, height: plan.resizeHeight, kernel: transform.kernel, opaque: !hasAlpha,
-            maxWorkBytes: plan.estimatedBytes * 2)
+        if resizer == nil {
+            resizer = try FrameResizer(
+                sourceWidth: frame.width, sourceHeight: frame.height, width: plan.resizeWidth, height: plan.resizeHeight,
+                kernel: transform.kernel, opaque: !hasAlpha, maxWorkBytes: plan.estimatedBytes * 2)
+        }
+        var bitmap = try resizer!.resize(frame)
         bitmap = still.crop(bitmap, plan: plan, transform: transform, origin: &cropOrigin)
         bitmap = still.pad(bitmap, plan: plan, transform: transform)
         if encoder == nil {

@@ -76,6 +76,10 @@ int32_t api_resizer_push(api_resizer *resizer, const uint8_t *rows, uint32_t cou
 /// Output rows written so far (dh once every source row was pushed).
 uint32_t api_resizer_rows_written(const api_resizer *resizer);
 
+/// Makes the resizer ready for another image of the same size: its weights are kept, and each output
+/// row reads only rows pushed after this call. NULL is allowed.
+void api_resizer_rewind(api_resizer *resizer);
+
 /// Frees the resizer. NULL is allowed.
 void api_resizer_destroy(api_resizer *resizer);
 
