@@ -381,7 +381,10 @@ typedef enum {
 
 /// The LZW string table: entry `i` is the string of entry `prefix[i]` followed by `last[i]`;
 /// `first` is its first index and `length` its length. The literal entries are one index each.
+/// `head` holds a string's first 8 indices (little-endian), whole when it is 8 long or shorter:
+/// most strings are, and one 8-byte store writes them.
 typedef struct {
+    uint64_t head[4096];
     uint16_t prefix[4096];
     uint16_t length[4096];
     uint8_t first[4096];
@@ -393,7 +396,7 @@ typedef struct apc_gif_rows apc_gif_rows;
 static int32_t apc_gif_put_row(apc_gif_rows *rows);
 
 struct apc_gif_rows {
-    uint8_t *line;              // one row of indices, the frame's width
+    uint8_t *line;              // one row of indices, the frame's width, and 8 bytes more
     uint32_t width;
     uint32_t filled;            // indices in `line`
     int32_t status;             // APC_OK, or why drawing stopped
@@ -469,14 +472,16 @@ static int apc_gif_lzw_join(const apc_gif_cursor *cursor, const apc_gif_frame *f
 /// first anyway, and giflib's own decoding then cost twice as much again.
 static apc_gif_lzw_end apc_gif_lzw(const apc_gif_cursor *cursor, const apc_gif_frame *frame, uint64_t needed,
                                    uint64_t *pixels, apc_gif_rows *rows) {
-    apc_gif_lzw_table table;
     apc_gif_lzw_stream stream;
     uint32_t code_size, code_max, table_size, clear, eoi, code = 0, previous = 0;
     uint64_t total = 0, bit = 0, bits_end;
     apc_gif_lzw_end end;
     *pixels = 0;
     if (frame->code_size >= 12) return APC_GIF_LZW_BAD_CODE;
-    if (!apc_gif_lzw_join(cursor, frame, &stream)) {
+    // The table (56 KB) lives on the heap: the decoder runs on threads with small stacks too.
+    apc_gif_lzw_table *table = (apc_gif_lzw_table *)malloc(sizeof *table);
+    if (table == NULL || !apc_gif_lzw_join(cursor, frame, &stream)) {
+        free(table);
         if (rows != NULL) {
             apc_report_set_message(rows->reader->report, "cannot allocate the GIF frame's data");
             rows->status = APC_ERR_TOO_LARGE;
@@ -487,9 +492,10 @@ static apc_gif_lzw_end apc_gif_lzw(const apc_gif_cursor *cursor, const apc_gif_f
     clear = 1u << frame->code_size;
     eoi = clear + 1;
     for (uint32_t i = 0; i < clear; i++) {
-        table.prefix[i] = 0;
-        table.length[i] = 1;
-        table.first[i] = table.last[i] = (uint8_t)i;
+        table->prefix[i] = 0;
+        table->length[i] = 1;
+        table->first[i] = table->last[i] = (uint8_t)i;
+        table->head[i] = (uint8_t)i;
     }
 
 // Reads the next code into `code`; leaves through short_data when the data end before it or with it.
@@ -506,20 +512,24 @@ static apc_gif_lzw_end apc_gif_lzw(const apc_gif_cursor *cursor, const apc_gif_f
 // straight into the row when it fits there whole.
 #define APC_GIF_EMIT()                                                                            \
     do {                                                                                          \
-        uint32_t length_ = table.length[code];                                                    \
+        uint32_t length_ = table->length[code];                                                    \
         if (rows != NULL) {                                                                       \
-            if (length_ <= rows->width - rows->filled && length_ <= needed - total) {             \
+            if (length_ <= 8 && length_ <= rows->width - rows->filled && length_ <= needed - total) { \
+                memcpy(rows->line + rows->filled, &table->head[code], 8);                          \
+                rows->filled += length_;                                                          \
+                if (rows->filled == rows->width && apc_gif_put_row(rows) != APC_OK) goto stopped; \
+            } else if (length_ <= rows->width - rows->filled && length_ <= needed - total) {      \
                 uint8_t *out_ = rows->line + rows->filled + length_;                              \
                 uint32_t entry_ = code;                                                           \
                 for (uint32_t i_ = 0; i_ < length_; i_++) {                                       \
-                    *--out_ = table.last[entry_];                                                 \
-                    entry_ = table.prefix[entry_];                                                \
+                    *--out_ = table->last[entry_];                                                 \
+                    entry_ = table->prefix[entry_];                                                \
                 }                                                                                 \
                 rows->filled += length_;                                                          \
                 if (rows->filled == rows->width && apc_gif_put_row(rows) != APC_OK) goto stopped; \
             } else {                                                                              \
                 uint32_t count_ = needed - total < length_ ? (uint32_t)(needed - total) : length_; \
-                if (!apc_gif_emit(rows, &table, code, count_)) goto stopped;                      \
+                if (!apc_gif_emit(rows, table, code, count_)) goto stopped;                      \
             }                                                                                     \
         }                                                                                         \
         total += length_;                                                                         \
@@ -549,10 +559,13 @@ static apc_gif_lzw_end apc_gif_lzw(const apc_gif_cursor *cursor, const apc_gif_f
                 // The new entry: the previous string and the first index of this one (of the
                 // previous one when this code is the entry being made).
                 uint32_t entry = table_size;
-                table.prefix[entry] = (uint16_t)previous;
-                table.first[entry] = table.first[previous];
-                table.last[entry] = code < entry ? table.first[code] : table.first[previous];
-                table.length[entry] = (uint16_t)(table.length[previous] + 1);
+                table->prefix[entry] = (uint16_t)previous;
+                table->first[entry] = table->first[previous];
+                table->last[entry] = code < entry ? table->first[code] : table->first[previous];
+                table->length[entry] = (uint16_t)(table->length[previous] + 1);
+                table->head[entry] = table->length[previous] < 8
+                    ? table->head[previous] | ((uint64_t)table->last[entry] << (8 * table->length[previous]))
+                    : table->head[previous];
                 table_size += 1;
                 if (entry == code_max && code_size < 12) {
                     code_size += 1;
@@ -577,6 +590,7 @@ bad_code:
 stopped:
     end = APC_GIF_LZW_DONE;
 out:
+    free(table);
     free(stream.bytes);
     *pixels = total < needed ? total : needed;
     return end;
@@ -688,7 +702,7 @@ static int32_t apc_gif_draw_frame(apc_gif_reader *reader, const apc_gif_frame *f
     }
     apc_gif_rows rows;
     memset(&rows, 0, sizeof rows);
-    rows.line = (uint8_t *)malloc(frame->width);
+    rows.line = (uint8_t *)malloc((size_t)frame->width + 8);
     if (rows.line == NULL) {
         apc_report_set_message(reader->report, "cannot allocate a GIF row");
         return APC_ERR_TOO_LARGE;
