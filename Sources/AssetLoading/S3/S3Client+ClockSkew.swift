@@ -38,6 +38,7 @@ extension S3Client {
     ) async throws(LoaderError) -> HTTPClientResponse {
         var corrected = false
         while true {
+            let signedAt = self.configuration.signingDate
             let response = try await self.exchange(method, location, query: query, headers: headers, body: body, deadline: deadline)
             // the moment the head arrived, the nearest to the store's `Date`: reading the refusal's
             // body below can wait on a loaded machine
@@ -54,7 +55,7 @@ extension S3Client {
                 corrected = true
                 continue
             }
-            throw error
+            throw self.namingAnExpiredToken(error, signedAt: signedAt)
         }
     }
 
