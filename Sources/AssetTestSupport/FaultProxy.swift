@@ -8,7 +8,8 @@ import Glibc
 #endif
 
 /// A loopback HTTP/1.1 proxy of the tests' own in front of a real server (radosgw): each request is
-/// read whole, and what happens to it is the test's call: passed on, answered `503 SlowDown`, cut
+/// read whole, and what happens to it is the test's call: passed on, answered `503 SlowDown` or
+/// `400 ExpiredToken`, cut
 /// on its way up after some bytes of its body, or passed on and its answer cut after some bytes.
 ///
 /// - **One request per upstream connection**: the request goes up with `Connection: close` (a field
@@ -30,6 +31,10 @@ public final class FaultProxy: Sendable {
         case forward
         /// Answered `503` with S3's `SlowDown` error and `Retry-After: 0`; nothing goes up.
         case slowDown
+        /// Answered as AWS answers a request whose session token has expired: `400` with S3's
+        /// `ExpiredToken` error, "The provided token has expired.", and the token sent back in
+        /// `<Token-0>`; a `HEAD`'s answer has no body. Nothing goes up.
+        case expiredToken
         /// The head and the first `bytes` of the body go up, then both connections are reset.
         case cutRequest(afterBodyBytes: Int)
         /// Passed on; the first `bytes` of its answer come back, then the client's connection is reset.
@@ -152,6 +157,18 @@ public final class FaultProxy: Sendable {
                     try await outbound.write(ByteBuffer(bytes: ChaosResponse.head(status: 503, headers: [
                         ("Content-Type", "application/xml"), ("Retry-After", "0"), ("Content-Length", String(xml.count)), ("Connection", "close"),
                     ]) + xml))
+                    return
+                }
+                if action == .expiredToken {
+                    let token = lines.dropFirst().first { $0.lowercased().hasPrefix("x-amz-security-token:") }
+                        .map { String($0.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces)) } ?? ""
+                    let xml = Array(("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>ExpiredToken</Code>"
+                        + "<Message>The provided token has expired.</Message><Token-0>\(token)</Token-0></Error>").utf8)
+                    let sent = request.method == "HEAD" ? [] : xml
+                    try await outbound.write(ByteBuffer(bytes: ChaosResponse.head(status: 400, headers: [
+                        ("Content-Type", "application/xml"), ("Content-Length", String(xml.count)), ("Connection", "close"),
+                        ("Date", OriginDate.format(Date())),
+                    ]) + sent))
                     return
                 }
                 var limit = length

@@ -2,7 +2,9 @@ import Foundation
 
 /// The radosgw the S3 tests talk to: `scripts/radosgw start` (run by `scripts/test`) prints its
 /// endpoint and user as `ASSETPIPE_TEST_S3_ENDPOINT`, `ASSETPIPE_TEST_S3_ACCESS_KEY`,
-/// `ASSETPIPE_TEST_S3_SECRET_KEY` and `ASSETPIPE_TEST_S3_REGION`.
+/// `ASSETPIPE_TEST_S3_SECRET_KEY` and `ASSETPIPE_TEST_S3_REGION`; and for temporary credentials a
+/// gateway of the same store with STS on, `ASSETPIPE_TEST_S3_STS_ENDPOINT`, and the user's session
+/// tokens, `ASSETPIPE_TEST_S3_SESSION_*` (valid) and `ASSETPIPE_TEST_S3_EXPIRED_*` (expired).
 ///
 /// Without them ``current()`` throws, so a test that needs the store fails, never passes unrun;
 /// `ASSETPIPE_TEST_S3=skip` is the explicit way out (``isSkipped``) for a run that means to leave
@@ -16,6 +18,35 @@ public struct TestObjectStore: Sendable {
     public var secretKey: String
     /// The signing region.
     public var region: String
+    /// A second gateway of the same store, with STS on (the main one answers a wrong secret as AWS
+    /// does only with it off): where the session tokens are taken.
+    public var stsEndpoint: String?
+    /// Temporary credentials of the user that are good for hours (`ASSETPIPE_TEST_S3_SESSION_*`).
+    public var session: Session?
+    /// Temporary credentials of the user that expired minutes before the store started
+    /// (`ASSETPIPE_TEST_S3_EXPIRED_*`).
+    public var expiredSession: Session?
+
+    /// Temporary credentials from the store's STS (`GetSessionToken`).
+    public struct Session: Sendable {
+        /// The temporary access key.
+        public var accessKey: String
+        /// Its secret.
+        public var secretKey: String
+        /// The session token.
+        public var token: String
+        /// When it expires, as STS wrote it (ISO 8601).
+        public var expiration: String
+
+        /// The session named `PREFIX` in `environment` (`PREFIX_ACCESS_KEY`, `_SECRET_KEY`,
+        /// `_TOKEN`, `_EXPIRATION`); nil when one is missing.
+        static func from(_ environment: [String: String], prefix: String) -> Session? {
+            guard let accessKey = environment["\(prefix)_ACCESS_KEY"], let secretKey = environment["\(prefix)_SECRET_KEY"],
+                let token = environment["\(prefix)_TOKEN"], let expiration = environment["\(prefix)_EXPIRATION"]
+            else { return nil }
+            return Session(accessKey: accessKey, secretKey: secretKey, token: token, expiration: expiration)
+        }
+    }
 
     /// Whether `ASSETPIPE_TEST_S3=skip` asks to leave the object-store tests out.
     public static var isSkipped: Bool {
@@ -32,7 +63,10 @@ public struct TestObjectStore: Sendable {
         }
         return TestObjectStore(
             endpoint: endpoint, accessKey: accessKey, secretKey: secretKey,
-            region: environment["ASSETPIPE_TEST_S3_REGION"] ?? "us-east-1")
+            region: environment["ASSETPIPE_TEST_S3_REGION"] ?? "us-east-1",
+            stsEndpoint: environment["ASSETPIPE_TEST_S3_STS_ENDPOINT"],
+            session: Session.from(environment, prefix: "ASSETPIPE_TEST_S3_SESSION"),
+            expiredSession: Session.from(environment, prefix: "ASSETPIPE_TEST_S3_EXPIRED"))
     }
 
     /// A bucket name no other test uses: `prefix-` and random lowercase letters.

@@ -32,7 +32,8 @@ public struct LoaderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The object store's own error code, for an ``http(_:)`` error from S3 (its `<Code>`:
     /// `NoSuchKey`, `AccessDenied`, `SignatureDoesNotMatch`, `RequestTimeTooSkewed`,
     /// `ExpiredToken`, `SlowDown`...; for a `HEAD`, which has no body, the usual code of the
-    /// status); nil for other errors.
+    /// status; `ExpiredToken` too when the store does not say why it refused a request signed after
+    /// the credentials' known ``S3Credentials/expiration``); nil for other errors.
     public let s3Code: String?
 
     private init(_ code: Code, _ message: String, underlying: (any Error)? = nil, retryAfter: Duration? = nil, s3Code: String? = nil) {

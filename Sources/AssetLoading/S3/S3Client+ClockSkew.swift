@@ -22,6 +22,9 @@ extension S3Client {
 
     /// S3's codes for a request signed at a time the store does not accept.
     static let skewCodes: Set<String> = ["RequestTimeTooSkewed", "RequestExpired", "RequestInTheFuture"]
+    /// S3's codes for a token that is not (or no longer) good: never the clock's, whatever the
+    /// store's `Date` says (a token expires by the store's clock, so signing again cannot help).
+    static let tokenCodes: Set<String> = ["ExpiredToken", "InvalidToken", "TokenRefreshRequired"]
     /// How far the store's `Date` must be from the clock before another 401 or 403 (a signature
     /// error, a `HEAD`'s bodiless refusal) is put down to it, as the AWS SDK for Java does.
     static let skewThreshold: Double = 4 * 60
@@ -35,6 +38,7 @@ extension S3Client {
     ) async throws(LoaderError) -> HTTPClientResponse {
         var corrected = false
         while true {
+            let signedAt = self.configuration.signingDate
             let response = try await self.exchange(method, location, query: query, headers: headers, body: body, deadline: deadline)
             // the moment the head arrived, the nearest to the store's `Date`: reading the refusal's
             // body below can wait on a loaded machine
@@ -51,17 +55,19 @@ extension S3Client {
                 corrected = true
                 continue
             }
-            throw error
+            throw self.namingAnExpiredToken(error, signedAt: signedAt)
         }
     }
 
     /// The offset to learn from a refusal with `status`, S3 code `code` and `Date` field
-    /// `dateField`, or nil when the refusal is not about the clock (or that offset is already learned).
+    /// `dateField`, or nil when the refusal is not about the clock (a token's refusal never is) or
+    /// that offset is already learned.
     static func clockOffset(status: Int, code: String?, dateField: String?, now: Date, learned: Double) -> Double? {
         guard status == 400 || status == 401 || status == 403, let dateField,
             let serverDate = HTTPDate.parse(dateField, now: now)
         else { return nil }
         let offset = serverDate.timeIntervalSince(now)
+        if let code, tokenCodes.contains(code) { return nil }
         let named = code.map(skewCodes.contains) ?? false
         guard named || (status != 400 && abs(offset - learned) > skewThreshold), abs(offset - learned) >= 1 else { return nil }
         return offset

@@ -12,8 +12,8 @@ extension S3Client.Configuration {
     ///   other endpoint unless `addressing` says otherwise).
     /// - Region: `region`, else `AWS_REGION`, else `AWS_DEFAULT_REGION`, else the profile's `region`
     ///   in `~/.aws/config` (`AWS_CONFIG_FILE`), else `us-east-1`.
-    /// - Credentials: `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY` (with `AWS_SESSION_TOKEN`),
-    ///   else the profile `AWS_PROFILE` (default `default`) of `~/.aws/credentials`
+    /// - Credentials: `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY` (with `AWS_SESSION_TOKEN` and
+    ///   its `AWS_CREDENTIAL_EXPIRATION`, ISO 8601, for temporary credentials), else the profile `AWS_PROFILE` (default `default`) of `~/.aws/credentials`
     ///   (`AWS_SHARED_CREDENTIALS_FILE`).
     ///
     /// Throws ``LoaderError/invalidURL`` for an endpoint that is not an http(s) URL, and
@@ -31,7 +31,9 @@ extension S3Client.Configuration {
 
         let credentials: S3Credentials
         if let key = variable("AWS_ACCESS_KEY_ID"), let secret = variable("AWS_SECRET_ACCESS_KEY") {
-            credentials = S3Credentials(accessKeyID: key, secretAccessKey: secret, sessionToken: variable("AWS_SESSION_TOKEN"))
+            credentials = S3Credentials(
+                accessKeyID: key, secretAccessKey: secret, sessionToken: variable("AWS_SESSION_TOKEN"),
+                expiration: variable("AWS_CREDENTIAL_EXPIRATION").flatMap(S3Credentials.expiration(iso8601:)))
         } else {
             let path = variable("AWS_SHARED_CREDENTIALS_FILE") ?? "\(home)/.aws/credentials"
             guard let section = S3ProfileFile.load(path: path)?.sections[profile],

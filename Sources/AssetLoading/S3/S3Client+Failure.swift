@@ -24,6 +24,25 @@ extension S3Client {
         return LoaderError.http(status).with(message: message, retryAfter: retryAfter, s3Code: code)
     }
 
+    /// `error` named `ExpiredToken` when the request was signed (at `signedAt`, by the corrected clock)
+    /// after ``S3Credentials/expiration`` and the store's refusal does not say why: radosgw 16.2
+    /// answers an expired session token `403 AccessDenied` with an empty message, and AWS answers a
+    /// `HEAD` with a bare `400`. The store's own word stays in the message. Any other error, or
+    /// credentials with no known expiration, is returned as it is.
+    func namingAnExpiredToken(_ error: LoaderError, signedAt: Date) -> LoaderError {
+        let credentials = self.configuration.credentials
+        guard credentials.sessionToken != nil, let expiration = credentials.expiration, signedAt >= expiration,
+            let status = error.status, Self.unexplainedRefusals.contains(status), let code = error.s3Code, code == Self.codeWithoutBody(status)
+        else { return error }
+        return error.with(
+            message: "\(error.message); ExpiredToken: the session token expired at \(expiration.formatted(.iso8601)) (S3Credentials.expiration)",
+            s3Code: "ExpiredToken")
+    }
+
+    /// The statuses of a refusal that may be an expired token: AWS's `400` (bare to a `HEAD`),
+    /// radosgw's `403`, a `401`.
+    static let unexplainedRefusals: Set<Int> = [400, 401, 403]
+
     /// A `HEAD` answer has no body: S3's code for the usual statuses.
     static func codeWithoutBody(_ status: Int) -> String {
         switch status {

@@ -16,7 +16,8 @@ import Foundation
 ///   token and the signature are never logged nor put in an error's message.
 /// - Any endpoint (AWS, Ceph's radosgw, MinIO, R2...), path-style or virtual-hosted addressing.
 /// - An error status throws ``LoaderError/http(_:)`` with S3's error code in the message
-///   (`NoSuchKey` 404, `AccessDenied` 403, `SignatureDoesNotMatch` 403); `SlowDown` (503) and other
+///   (`NoSuchKey` 404, `AccessDenied` 403, `SignatureDoesNotMatch` 403, `ExpiredToken` 400, never
+///   retried nor taken for a clock that is off); `SlowDown` (503) and other
 ///   5xx are retried by ``put(_:body:contentType:deadline:)`` and ``head(_:deadline:)`` under the
 ///   configuration's ``AssetLoader/RetryPolicy``. ``send(_:_:query:headers:body:deadline:)`` makes one
 ///   attempt: the loader, which sends `s3://` loads through it, retries on its own.

@@ -107,6 +107,9 @@ struct S3ClockTests {
         #expect(S3Client.clockOffset(status: 403, code: "SignatureDoesNotMatch", dateField: date(120), now: now, learned: 0) == nil)
         #expect(S3Client.clockOffset(status: 403, code: "SignatureDoesNotMatch", dateField: date(600), now: now, learned: 0) == 600)
         #expect(S3Client.clockOffset(status: 403, code: "AccessDenied", dateField: date(-600), now: now, learned: 0) == -600)
+        // a token's refusal never, whatever the date: the token expires by the store's clock
+        #expect(S3Client.clockOffset(status: 403, code: "ExpiredToken", dateField: date(600), now: now, learned: 0) == nil)
+        #expect(S3Client.clockOffset(status: 403, code: "InvalidToken", dateField: date(-600), now: now, learned: 0) == nil)
         // already learned, no date, another status, another 400: nothing
         #expect(S3Client.clockOffset(status: 403, code: "RequestTimeTooSkewed", dateField: date(1200), now: now, learned: 1200) == nil)
         #expect(S3Client.clockOffset(status: 403, code: "RequestTimeTooSkewed", dateField: nil, now: now, learned: 0) == nil)
