@@ -40,12 +40,13 @@ struct S3RadosGatewayTests {
     }
 
     @Test func aWrongSecretIsATyped403() async throws {
+        let key = "refused-on-purpose/k"  // the path `scripts/radosgw refusals` lets through
         let bucket = try await withS3TestStore { s3 in
-            try await s3.client.put(s3.location("k"), body: Array("x".utf8))
+            try await s3.client.put(s3.location(key), body: Array("x".utf8))
             return s3.bucket
         }
         try await withS3TestStore(secret: "not-the-secret") { s3 in
-            let location = S3Location(bucket: bucket, key: "k")
+            let location = S3Location(bucket: bucket, key: key)
             let error = await #expect(throws: LoaderError.self) { try await s3.client.head(location) }
             #expect(error == .http(403))
             let harness = try s3.loader()
