@@ -11,7 +11,8 @@ extension LottieFrameRenderer {
     /// (see ``LottieRenderInput``), spelled so that rlottie reads it as Lottie means it: one
     /// member per key, each layer's `ddd` before its `ks`, each dash array's offset last, each
     /// shape item's `ty` first, each star's and polygon's rotation halved (rlottie doubles it),
-    /// each mask of mode `n` dropped (rlottie hides the layer behind it).
+    /// each mask of mode `n` dropped (rlottie hides the layer behind it), each dash of length 0
+    /// before a gap under round or square caps lengthened a little (rlottie drops it).
     /// rlottie is not called.
     /// - Throws: `LottieRenderError`: `invalidSize` (missing, not positive) or `sizeTooLarge` for
     ///   the animation's `w`/`h`,

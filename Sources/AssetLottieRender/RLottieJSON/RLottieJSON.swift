@@ -14,6 +14,9 @@ import AssetLottie
 ///   ``starWithRotationHalved(_:)``). rlottie turns the item by `r` twice.
 /// - **Masks of mode `n`**: dropped (see ``layerWithoutInertMasks(_:)``). They do nothing;
 ///   rlottie hides the whole layer behind one.
+/// - **Dashes of length 0**: followed by a gap, under round or square caps, given a length of a
+///   sixteenth of the stroke's width (see ``strokeWithZeroDashesDrawn(_:)``). They are dots;
+///   rlottie drops them.
 /// - **3D flags**: each layer's `ddd` written, 0 when absent (1 when `ks` has `rx`, `ry` or
 ///   `rz`), before `ks` (see ``layersWithThreeDFlagFirst(_:)``). rlottie takes a layer as 3D
 ///   until it reads `ddd`, and reads `ks` as it comes, so a late or missing flag drops the
@@ -34,6 +37,7 @@ enum RLottieJSON {
                let position = object.members.lastIndex(where: { $0.key == "d" }),
                case .array(let entries) = object.members[position].value {
                 object.members[position].value = .array(dashesWithOffsetLast(entries))
+                object = strokeWithZeroDashesDrawn(object)
             }
             try checkPathCoordinates(object, limit: maxPathCoordinate, path: path)
             return object
