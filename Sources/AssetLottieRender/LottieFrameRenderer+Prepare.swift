@@ -13,8 +13,9 @@ extension LottieFrameRenderer {
     /// shape item's `ty` first, each star's and polygon's rotation halved (rlottie doubles it),
     /// each mask of mode `n` dropped (rlottie hides the layer behind it), each dash of length 0
     /// before a gap under round or square caps lengthened a little (rlottie drops it), each static time remap
-    /// written as keyframes (rlottie ignores it), and the composition lengthened past the latest
-    /// time a time remap names (rlottie clamps it to the composition's end).
+    /// written as keyframes (rlottie ignores it), the composition lengthened past the latest
+    /// time a time remap names (rlottie clamps it to the composition's end), and each colour span
+    /// whose easing overshoots 0...1 written frame by frame, clamped (rlottie wraps a channel past 1).
     /// rlottie is not called.
     /// - Throws: `LottieRenderError`: `invalidSize` (missing, not positive) or `sizeTooLarge` for
     ///   the animation's `w`/`h`,

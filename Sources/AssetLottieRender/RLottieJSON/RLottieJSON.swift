@@ -19,6 +19,8 @@ import AssetLottie
 ///   rlottie drops them.
 /// - **Static time remaps**: written as keyframes of their value (see
 ///   ``layerWithTimeRemapKeyframed(_:)``). rlottie takes a static `tm` for none.
+/// - **Colours eased past 0...1**: written frame by frame, clamped, where an easing overshoots
+///   (see ``colorWithOvershootClamped(_:)``). rlottie wraps a channel past 1 around to near 0.
 /// - **3D flags**: each layer's `ddd` written, 0 when absent (1 when `ks` has `rx`, `ry` or
 ///   `rz`), before `ks` (see ``layersWithThreeDFlagFirst(_:)``). rlottie takes a layer as 3D
 ///   until it reads `ddd`, and reads `ks` as it comes, so a late or missing flag drops the
@@ -35,7 +37,7 @@ enum RLottieJSON {
     static func rewrite(_ animation: JSONValue, maxPathCoordinate: Double) throws(LottieRenderError) -> JSONValue {
         let rewritten = try rewriteObjects(in: animation) { (object: JSONObject, path: () -> String) throws(LottieRenderError) -> JSONObject in
             var object = layerWithoutInertMasks(starWithRotationHalved(shapeItemsWithTypeFirst(lastValues(of: object))))
-            object = layerWithTimeRemapKeyframed(object)
+            object = colorWithOvershootClamped(layerWithTimeRemapKeyframed(object))
             if let type = object["ty"]?.stringValue, type == "st" || type == "gs",
                let position = object.members.lastIndex(where: { $0.key == "d" }),
                case .array(let entries) = object.members[position].value {
