@@ -12,7 +12,7 @@ import Foundation
 /// the size and the parent's frame limits; the reply is the bitmap.
 ///
 /// ```
-/// request: u64 width | u64 height | u64 frameCount | u8 time kind (0 frame, 1 progress) | u64 time
+/// request: u64 width | u64 height | u64 frameCount | u64 rlottieFrameCount | u8 time kind (0 frame, 1 progress) | u64 time
 ///          | u64 requested width (0: none) | u64 requested height (0: none)
 ///          | u64 maxDimension | u64 maxPixels | JSON
 /// reply:   u64 width | u64 height | RGBA rows
@@ -26,10 +26,11 @@ public enum LottieFrameJob {
         _ input: LottieRenderInput, at time: LottieFrameTime, size: LottieFrameSize,
         limits: LottieFrameRenderer.Configuration = .init()
     ) -> [UInt8] {
-        var writer = WorkerPayloadWriter(capacity: 80 + input.json.count)
+        var writer = WorkerPayloadWriter(capacity: 88 + input.json.count)
         writer.append(UInt64(input.width))
         writer.append(UInt64(input.height))
         writer.append(UInt64(input.frameCount))
+        writer.append(UInt64(input.rlottieFrameCount))
         switch time {
         case .frame(let frame):
             writer.append(byte: 0)
@@ -51,7 +52,7 @@ public enum LottieFrameJob {
     public static func handle(_ payload: [UInt8]) throws -> [UInt8] {
         var reader = WorkerPayloadReader(payload)
         guard let width = reader.integer(), let height = reader.integer(), let frameCount = reader.integer(),
-            let kind = reader.byte(), let timeBits = reader.word(), let wantedWidth = reader.integer(),
+            let rlottieFrameCount = reader.integer(), let kind = reader.byte(), let timeBits = reader.word(), let wantedWidth = reader.integer(),
             let wantedHeight = reader.integer(), let maxDimension = reader.integer(), let maxPixels = reader.integer()
         else { throw LottieRenderError.renderFailed("the worker got a malformed frame request") }
         let time: LottieFrameTime = kind == 0 ? .frame(Int(Int64(bitPattern: timeBits))) : .progress(Double(bitPattern: timeBits))
@@ -59,7 +60,8 @@ public enum LottieFrameJob {
         limits.maxDimension = maxDimension
         limits.maxPixels = maxPixels
         let input = LottieRenderInput(
-            validatedJSON: Data(reader.rest), width: width, height: height, frameCount: frameCount)
+            validatedJSON: Data(reader.rest), width: width, height: height, frameCount: frameCount,
+            rlottieFrameCount: rlottieFrameCount)
         let size = LottieFrameSize(width: wantedWidth == 0 ? nil : wantedWidth, height: wantedHeight == 0 ? nil : wantedHeight)
         let bitmap = try LottieFrameRenderer(configuration: limits).render(input, at: time, size: size)
         var reply = WorkerPayloadWriter(capacity: 16 + bitmap.pixels.count)

@@ -11,7 +11,11 @@ extension LottieFrameRenderer {
     /// (see ``LottieRenderInput``), spelled so that rlottie reads it as Lottie means it: one
     /// member per key, each layer's `ddd` before its `ks`, each dash array's offset last, each
     /// shape item's `ty` first, each star's and polygon's rotation halved (rlottie doubles it),
-    /// each mask of mode `n` dropped (rlottie hides the layer behind it).
+    /// each mask of mode `n` dropped (rlottie hides the layer behind it), each dash of length 0
+    /// before a gap under round or square caps lengthened a little (rlottie drops it), each static time remap
+    /// written as keyframes (rlottie ignores it), the composition lengthened past the latest
+    /// time a time remap names (rlottie clamps it to the composition's end), and each colour span
+    /// whose easing overshoots 0...1 written frame by frame, clamped (rlottie wraps a channel past 1).
     /// rlottie is not called.
     /// - Throws: `LottieRenderError`: `invalidSize` (missing, not positive) or `sizeTooLarge` for
     ///   the animation's `w`/`h`,
@@ -35,10 +39,30 @@ extension LottieFrameRenderer {
             omitted = try EmbeddedImages.prepare(&assets, maxPixels: configuration.maxImagePixels)
             model.assets = assets
         }
-        let rewritten = try RLottieJSON.rewrite(model.json, maxPathCoordinate: configuration.maxPathCoordinate)
-        let json = JSONWriter(integralNumbersAsIntegers: true).write(rewritten)
-        return LottieRenderInput(json: Data(json), width: width, height: height, frameCount: frameCount,
-                                 omittedImageCount: omitted)
+        var json = model.json
+        let readFrameCount = compositionFrameCount(json, frameRate: model.frameRate, frameCount: frameCount)
+        if readFrameCount > frameCount, case .object(var root) = json, let inPoint = model.inPoint {
+            // Only the top composition's end moves: frame n stays the frame n after `ip`.
+            let outPoint = JSONValue.int(Int(inPoint.rounded(.towardZero)) + readFrameCount)
+            for position in root.members.indices where root.members[position].key == "op" { root.members[position].value = outPoint }
+            json = .object(root)
+        }
+        let rewritten = try RLottieJSON.rewrite(json, maxPathCoordinate: configuration.maxPathCoordinate)
+        let bytes = JSONWriter(integralNumbersAsIntegers: true).write(rewritten)
+        return LottieRenderInput(json: Data(bytes), width: width, height: height, frameCount: frameCount,
+                                 rlottieFrameCount: readFrameCount, omittedImageCount: omitted)
+    }
+
+    /// The frames of the composition rlottie is given: `frameCount`, or more when a time remap
+    /// names a later time (``RLottieJSON/timeRemapReach(in:frameRate:)``), so that rlottie,
+    /// which clamps a remapped time to the composition's last frame, reaches it (one frame more
+    /// for its rounding); at most ``Configuration-swift.struct/maxFrameCount``.
+    private func compositionFrameCount(_ json: JSONValue, frameRate: Double?, frameCount: Int) -> Int {
+        guard let frameRate, frameRate > 0, frameRate.isFinite,
+              let reach = RLottieJSON.timeRemapReach(in: json, frameRate: frameRate) else { return frameCount }
+        let limit = max(frameCount, configuration.maxFrameCount)
+        guard reach < Double(limit - 2) else { return limit }
+        return max(frameCount, Int(reach.rounded(.up)) + 2)
     }
 
     /// The `v` written for an animation that has none: the Bodymovin release Lottie 1.0 follows.

@@ -17,9 +17,9 @@ import Foundation
 ///   spelling, the spelling that means what Lottie means: one member per key (the last value,
 ///   at the first key's position), each layer's `ddd` written (0 when absent, 1 when its `ks`
 ///   has `rx`, `ry` or `rz`) right before its `ks`, each stroke's dash array with one offset
-///   entry, last.
-/// - **Sendable bytes**: a worker process can be handed ``json`` and the three facts and render
-///   with ``init(validatedJSON:width:height:frameCount:)``, without the model.
+///   entry, last; the composition's `op` later when a time remap names a time past it.
+/// - **Sendable bytes**: a worker process can be handed ``json`` and the four facts and render
+///   with ``init(validatedJSON:width:height:frameCount:rlottieFrameCount:)``, without the model.
 public struct LottieRenderInput: Sendable, Hashable {
     /// The JSON rlottie reads (UTF-8, no NUL bytes).
     public let json: Data
@@ -29,22 +29,29 @@ public struct LottieRenderInput: Sendable, Hashable {
     public let height: Int
     /// Frames from the in point to the out point: `op - ip`, each truncated toward zero.
     public let frameCount: Int
+    /// Frames of the composition as rlottie reads it from ``json``: ``frameCount``, or more when
+    /// ``LottieFrameRenderer/prepare(_:)`` lengthened it so that a time remap past its end is not
+    /// cut there (frames past ``frameCount`` are never rendered). Checked against rlottie's reading.
+    public let rlottieFrameCount: Int
     /// Image assets that were left out: external files, formats other than PNG and JPEG, payloads
     /// that do not decode or whose header cannot be read.
     public let omittedImageCount: Int
 
     /// An input from bytes that ``LottieFrameRenderer/prepare(_:)`` made, with the facts it found
-    /// (for a worker process given them by its parent). rlottie's own reading of `width`,
-    /// `height` and `frameCount` is still checked against these before a frame is rendered.
-    public init(validatedJSON json: Data, width: Int, height: Int, frameCount: Int) {
-        self.init(json: json, width: width, height: height, frameCount: frameCount, omittedImageCount: 0)
+    /// (for a worker process given them by its parent; `rlottieFrameCount` nil for `frameCount`).
+    /// rlottie's own reading of `width`, `height` and `rlottieFrameCount` is still checked
+    /// against these before a frame is rendered.
+    public init(validatedJSON json: Data, width: Int, height: Int, frameCount: Int, rlottieFrameCount: Int? = nil) {
+        self.init(json: json, width: width, height: height, frameCount: frameCount,
+                  rlottieFrameCount: rlottieFrameCount ?? frameCount, omittedImageCount: 0)
     }
 
-    init(json: Data, width: Int, height: Int, frameCount: Int, omittedImageCount: Int) {
+    init(json: Data, width: Int, height: Int, frameCount: Int, rlottieFrameCount: Int, omittedImageCount: Int) {
         self.json = json
         self.width = width
         self.height = height
         self.frameCount = frameCount
+        self.rlottieFrameCount = rlottieFrameCount
         self.omittedImageCount = omittedImageCount
     }
 }

@@ -5,7 +5,7 @@ import CAssetLottieRender
 enum RLottieBridge {
     /// Renders `frame` of `input` at `width` x `height` (checked by the caller) into a new bitmap.
     static func render(_ input: LottieRenderInput, frame: Int, width: Int, height: Int) throws(LottieRenderError) -> Bitmap {
-        var expected = alr_facts(width: input.width, height: input.height, frame_count: input.frameCount)
+        var expected = alr_facts(width: input.width, height: input.height, frame_count: input.rlottieFrameCount)
         var read = alr_facts()
         var message = [CChar](repeating: 0, count: Int(ALR_MESSAGE_CAPACITY))
         // An array's elements start 16-byte aligned (its storage comes from malloc, after a

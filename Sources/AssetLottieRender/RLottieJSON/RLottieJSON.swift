@@ -14,6 +14,13 @@ import AssetLottie
 ///   ``starWithRotationHalved(_:)``). rlottie turns the item by `r` twice.
 /// - **Masks of mode `n`**: dropped (see ``layerWithoutInertMasks(_:)``). They do nothing;
 ///   rlottie hides the whole layer behind one.
+/// - **Dashes of length 0**: followed by a gap, under round or square caps, given a length of a
+///   sixteenth of the stroke's width (see ``strokeWithZeroDashesDrawn(_:)``). They are dots;
+///   rlottie drops them.
+/// - **Static time remaps**: written as keyframes of their value (see
+///   ``layerWithTimeRemapKeyframed(_:)``). rlottie takes a static `tm` for none.
+/// - **Colours eased past 0...1**: written frame by frame, clamped, where an easing overshoots
+///   (see ``colorWithOvershootClamped(_:)``). rlottie wraps a channel past 1 around to near 0.
 /// - **3D flags**: each layer's `ddd` written, 0 when absent (1 when `ks` has `rx`, `ry` or
 ///   `rz`), before `ks` (see ``layersWithThreeDFlagFirst(_:)``). rlottie takes a layer as 3D
 ///   until it reads `ddd`, and reads `ks` as it comes, so a late or missing flag drops the
@@ -30,10 +37,12 @@ enum RLottieJSON {
     static func rewrite(_ animation: JSONValue, maxPathCoordinate: Double) throws(LottieRenderError) -> JSONValue {
         let rewritten = try rewriteObjects(in: animation) { (object: JSONObject, path: () -> String) throws(LottieRenderError) -> JSONObject in
             var object = layerWithoutInertMasks(starWithRotationHalved(shapeItemsWithTypeFirst(lastValues(of: object))))
+            object = colorWithOvershootClamped(layerWithTimeRemapKeyframed(object))
             if let type = object["ty"]?.stringValue, type == "st" || type == "gs",
                let position = object.members.lastIndex(where: { $0.key == "d" }),
                case .array(let entries) = object.members[position].value {
                 object.members[position].value = .array(dashesWithOffsetLast(entries))
+                object = strokeWithZeroDashesDrawn(object)
             }
             try checkPathCoordinates(object, limit: maxPathCoordinate, path: path)
             return object
