@@ -30,7 +30,7 @@ import Foundation
 /// ```
 public enum RendererVersion {
     /// The revision of our pixel-making code; bump it with any change that alters an output.
-    public static let pixelRevision = 3
+    public static let pixelRevision = 4
 
     /// The libraries named by their files (base names, as in `lib<name>.so`).
     static let libraries = [
