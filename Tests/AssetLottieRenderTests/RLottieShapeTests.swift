@@ -68,11 +68,7 @@ struct RLottieShapeTests {
         // ThorVG's frame to within antialiasing.
         let animation = try RenderFixtures.animation("lottie/lottie-docs/precomp/star-circle.json")
         let bitmap = try LottieFrameRenderer().render(animation, at: .frame(30), size: LottieFrameSize(width: 256))
-        let reference = try ImageDecoder().decode(RenderFixtures.data("lottie/thorvg-frames/star-circle-30-256.png")).bitmap
-        #expect(bitmap.width == reference.width && bitmap.height == reference.height)
-        let (mean, far) = Self.lumaDifference(bitmap, reference)
-        #expect(far < 0.005, "\(far * 100)% of the pixels differ by more than 48 levels")
-        #expect(mean < 2, "mean difference \(mean) levels")
+        try RenderFixtures.expectClose(bitmap, toThorVG: "star-circle-30-256.png", far: 0.005, mean: 2)
     }
 
     @Test func aStarsRotationIsWrittenHalved() throws {
@@ -118,11 +114,7 @@ struct RLottieShapeTests {
         #expect(objects.allSatisfy { $0["masksProperties"] == nil })
         #expect(objects.first { $0["nm"] == .string("Shape Layer 4") }?["hasMask"] == .bool(false))
         let bitmap = try LottieFrameRenderer().render(animation, at: .frame(16), size: LottieFrameSize(width: 160))
-        let reference = try ImageDecoder().decode(RenderFixtures.data("lottie/thorvg-frames/issue_1603-16-160.png")).bitmap
-        #expect(bitmap.width == reference.width && bitmap.height == reference.height)
-        let (mean, far) = Self.lumaDifference(bitmap, reference)
-        #expect(far < 0.005, "\(far * 100)% of the pixels differ by more than 48 levels")
-        #expect(mean < 2, "mean difference \(mean) levels")
+        try RenderFixtures.expectClose(bitmap, toThorVG: "issue_1603-16-160.png", far: 0.005, mean: 2)
     }
 
     @Test func onlyTheMasksOfModeNAreDropped() {

@@ -9,14 +9,6 @@ import Testing
 /// (`Fixtures/lottie/thorvg-frames`, see its README).
 @Suite("LottieFrameRenderer: time remaps")
 struct RLottieTimeRemapTests {
-    static func expectClose(_ bitmap: Bitmap, to reference: String, far limit: Double, mean meanLimit: Double) throws {
-        let reference = try ImageDecoder().decode(RenderFixtures.data("lottie/thorvg-frames/\(reference)")).bitmap
-        #expect(bitmap.width == reference.width && bitmap.height == reference.height)
-        let (mean, far) = RLottieShapeTests.lumaDifference(bitmap, reference)
-        #expect(far < limit, "\(far * 100)% of the pixels differ by more than 48 levels")
-        #expect(mean < meanLimit, "mean difference \(mean) levels")
-    }
-
     @Test func frozenAndReversedPrecompositionsAreDrawnAsThorVGDrawsThem() throws {
         // lottie-ios' timeremap: four layers of one precomposition (a square moving and turning).
         // "Freeze" has a static `tm` of 0.876 s, which rlottie 0.1 ignored (it drew frame 0, not
@@ -26,7 +18,7 @@ struct RLottieTimeRemapTests {
         let input = try LottieFrameRenderer().prepare(animation)
         #expect(input.frameCount == 48 && input.rlottieFrameCount == 52)
         let bitmap = try LottieFrameRenderer().render(input, at: .frame(0))
-        try Self.expectClose(bitmap, to: "timeremap-0-300.png", far: 0.002, mean: 1)
+        try RenderFixtures.expectClose(bitmap, toThorVG: "timeremap-0-300.png", far: 0.002, mean: 1)
     }
 
     @Test func aNestedRemapPastTheEndIsReached() throws {
@@ -41,7 +33,7 @@ struct RLottieTimeRemapTests {
         let written = try LottieParser().parseJSON([UInt8](input.json))
         #expect(written.objectValue?["op"] == .int(76))
         let bitmap = try LottieFrameRenderer().render(input, at: .frame(19))
-        try Self.expectClose(bitmap, to: "pr_1604_1-19-130.png", far: 0.05, mean: 6)
+        try RenderFixtures.expectClose(bitmap, toThorVG: "pr_1604_1-19-130.png", far: 0.05, mean: 6)
         // The frames past the animation's own are not rendered, and a worker gets the count rlottie reads.
         #expect(throws: LottieRenderError.frameOutOfRange) { try LottieFrameRenderer().render(input, at: .frame(38)) }
         let request = LottieFrameJob.request(input, at: .frame(19), size: .natural)

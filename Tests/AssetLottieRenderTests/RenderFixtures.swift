@@ -41,4 +41,14 @@ enum RenderFixtures {
     static func visiblePixels(_ bitmap: Bitmap) -> Int {
         stride(from: 3, to: bitmap.pixels.count, by: 4).reduce(0) { $0 + (bitmap.pixels[$1] == 0 ? 0 : 1) }
     }
+
+    /// Expects `bitmap` to be ThorVG's frame `reference` (a file of `Fixtures/lottie/thorvg-frames`)
+    /// to within `far` (the share of pixels more than 48 luma levels apart) and `mean` (levels).
+    static func expectClose(_ bitmap: Bitmap, toThorVG reference: String, far limit: Double, mean meanLimit: Double) throws {
+        let reference = try ImageDecoder().decode(data("lottie/thorvg-frames/\(reference)")).bitmap
+        #expect(bitmap.width == reference.width && bitmap.height == reference.height)
+        let (mean, far) = RLottieShapeTests.lumaDifference(bitmap, reference)
+        #expect(far < limit, "\(far * 100)% of the pixels differ by more than 48 levels")
+        #expect(mean < meanLimit, "mean difference \(mean) levels")
+    }
 }
