@@ -9,8 +9,8 @@ Every contender makes the same file from each animation: all its frames (op - ip
 100, looping forever, with the animation encoder settings ours uses (no key frames forced:
 kmin 2^31 - 2, kmax 2^31 - 1; no mixed lossy and lossless frames; no exhaustive size search):
 - ours: `assetpipe convert FILE --animate --width 512 --output out.webp` (release build), the whole
-  process: read, parse, check, then per frame rlottie (the checked JSON loaded afresh, as for a
-  still frame) and libwebp's WebPAnimEncoder (the system libwebp);
+  process: read, parse, check, then per frame rlottie (its model of the checked JSON from its
+  cache, keyed by the bytes; a new render tree, as for a still frame) and libwebp's WebPAnimEncoder (the system libwebp);
 - rlottie-python (PyPI; its own rlottie build): `LottieAnimation.from_data` once, every frame (op - ip of them, as ours; its rlottie
   counts one more) with `lottie_animation_render`, un-premultiplied by Pillow (`RGBa` -> `RGBA`, as ours does), then
   Pillow's animated WebP save (its bundled libwebp) with the settings above;

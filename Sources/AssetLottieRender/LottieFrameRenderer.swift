@@ -14,8 +14,10 @@ import Synchronization
 ///   refuses a frame past ``Configuration-swift.struct/maxPixels`` or out of range. Each refusal is
 ///   a ``LottieRenderError``.
 /// - **rlottie** is called once per frame, through one C++ entry point that catches its
-///   exceptions, with its model cache off and no resource directory: every call loads the JSON
-///   afresh and reads no file. It must agree with our parser on the size and the frame count.
+///   exceptions, with no resource directory (it reads no file). rlottie's model cache is keyed by
+///   the JSON's bytes themselves (a few entries), so the frames of one animation parse it once;
+///   every call draws on a render tree of its own, as rlottie 0.1 carries state from one frame to
+///   the next in a kept one. It must agree with our parser on the size and the frame count.
 /// - **Synchronous and CPU-heavy**: call it off Swift's cooperative pool (a thread pool, or a
 ///   worker process: ``LottieRenderInput`` is plain bytes and three numbers).
 ///

@@ -10,16 +10,20 @@ enum RLottieBridge {
         var message = [CChar](repeating: 0, count: Int(ALR_MESSAGE_CAPACITY))
         // An array's elements start 16-byte aligned (its storage comes from malloc, after a
         // 32-byte header), as rlottie's 32-bit pixels need; the C side checks it all the same.
-        var bytes = [UInt8](repeating: 0, count: width * height * 4)
-        let status = input.json.withUnsafeBytes { json in
-            bytes.withUnsafeMutableBytes { pixels in
+        // The pixels are not zeroed here: rlottie clears the whole surface before it draws
+        // (`VPainter::begin`, every call, as each call draws on a new render tree), and on any
+        // status but ALR_OK the array is dropped unread. `RLottieSurfaceTests` renders into a
+        // buffer full of garbage and into a zeroed one and finds the same bytes.
+        var status: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: width * height * 4) { pixels, initialized in
+            status = input.json.withUnsafeBytes { json in
                 message.withUnsafeMutableBufferPointer { text in
                     alr_render_rgba(
                         json.baseAddress?.assumingMemoryBound(to: CChar.self), json.count, &expected, frame,
-                        pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), width, height, pixels.count,
-                        &read, text.baseAddress)
+                        pixels.baseAddress, width, height, pixels.count, &read, text.baseAddress)
                 }
             }
+            initialized = pixels.count
         }
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         switch UInt32(bitPattern: status) {

@@ -37,8 +37,10 @@ typedef struct {
     size_t frame_count;  // op - ip, each truncated toward zero, as rlottie counts
 } alr_facts;
 
-/// Loads `length` bytes of Lottie JSON with rlottie (its model cache off; no resource directory,
-/// so that only `data:` URL images are ever read), checks that rlottie reads `expected`, renders
+/// Loads `length` bytes of Lottie JSON with rlottie (its model cache keyed by the JSON's bytes, so
+/// that the frames of one animation parse it once and a model is only found for the same bytes;
+/// a new render tree every call; no resource directory, so that only `data:` URL images are ever
+/// read), checks that rlottie reads `expected`, renders
 /// frame `frame` (0 is the frame at ip; less than expected->frame_count) at `width` x `height`
 /// (the animation fitted inside, centred, as rlottie does) into `rgba`, `width * height * 4`
 /// bytes aligned to 4, `capacity` bytes in all, as straight-alpha RGBA. `read` receives what
