@@ -278,6 +278,9 @@ static int32_t apc_svg_fail(apc_svg_scan *scan, int32_t status, const char *mess
 }
 
 static int32_t apc_svg_append(apc_svg_scan *scan, apc_svg_buffer *buffer, const uint8_t *bytes, size_t length) {
+    // Nothing to add (an empty run of text): memcpy must not see the NULL of a buffer not grown yet
+    // (found by `scripts/fuzz svg-c` under UndefinedBehaviorSanitizer).
+    if (length == 0) return APC_OK;
     if (length > APC_SVG_MAX_TEXT - buffer->length || scan->text + length > APC_SVG_MAX_TEXT) {
         return apc_svg_fail(scan, APC_ERR_TOO_LARGE, "the SVG expands to more than 64 MB of XML");
     }
@@ -495,6 +498,7 @@ static int32_t apc_svg_expand(const uint8_t *text, size_t length, const apc_svg_
 
 /// Start tags ('<' and a name) in `text`.
 static uint64_t apc_svg_count_tags(const uint8_t *text, size_t length) {
+    if (length == 0) return 0;  // text may be NULL then, which memchr must not see (scripts/fuzz svg-c, UBSan)
     uint64_t tags = 0;
     const uint8_t *p = text, *end = text + length;
     while ((p = memchr(p, '<', (size_t)(end - p))) != NULL) {
