@@ -1,11 +1,12 @@
 // libFuzzer entry for one format's decoder C alone (Sources/CAssetCodecs/apc_FORMAT.c), built by
 // `scripts/fuzz FORMAT-c` with clang, AddressSanitizer and UndefinedBehaviorSanitizer and no Swift
-// around it (as apc_gif_fuzz.c for GIF), with -DAPC_FUZZ_WEBP (or _TIFF, _HEIF, _AVIF, _JXL,
-// _SVG). Each input goes through every entry point whatever its signature says, as
-// `CodecFuzzing.decode` does from Swift: the metadata, the header, the decode at the header's size
-// under a 4 MP budget, a second decode at a small size where the format scales on load (WebP, SVG),
-// page 1's header and decode; and for WebP the animation reader (up to 50 frames). The libraries
-// are Debian's, not instrumented.
+// around it, so that it runs at hundreds to thousands of inputs a second where the Swift targets
+// (the decoder and a transform) run at tens to hundreds; one build per format, with -DAPC_FUZZ_GIF
+// (or _WEBP, _TIFF, _HEIF, _AVIF, _JXL, _SVG). Each input goes through every entry point whatever
+// its signature says, as `CodecFuzzing.decode` does from Swift: the metadata, the header, the
+// decode at the header's size under a 4 MP budget, a second decode at a small size where the
+// format scales on load (WebP, SVG), page 1's header and decode; and for GIF and WebP the
+// animation reader (up to 50 frames). The libraries are Debian's, not instrumented.
 #include "CAssetCodecs.h"
 #include "apc_animation.h"
 
@@ -13,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(APC_FUZZ_WEBP)
+#if defined(APC_FUZZ_GIF)
+#define APC_FUZZ_FORMAT gif
+#elif defined(APC_FUZZ_WEBP)
 #define APC_FUZZ_FORMAT webp
 #elif defined(APC_FUZZ_TIFF)
 #define APC_FUZZ_FORMAT tiff
@@ -26,7 +29,7 @@
 #elif defined(APC_FUZZ_SVG)
 #define APC_FUZZ_FORMAT svg
 #else
-#error "build with -DAPC_FUZZ_WEBP, _TIFF, _HEIF, _AVIF, _JXL or _SVG"
+#error "build with -DAPC_FUZZ_GIF, _WEBP, _TIFF, _HEIF, _AVIF, _JXL or _SVG"
 #endif
 
 #define APC_CONCAT(a, b, c) a##b##c
@@ -34,6 +37,13 @@
 #define apc_fuzz_read_header APC_ENTRY(APC_FUZZ_FORMAT, _read_header)
 #define apc_fuzz_decode_rgba APC_ENTRY(APC_FUZZ_FORMAT, _decode_rgba)
 #define apc_fuzz_read_metadata APC_ENTRY(APC_FUZZ_FORMAT, _read_metadata)
+#if defined(APC_FUZZ_GIF) || defined(APC_FUZZ_WEBP)
+#define APC_FUZZ_ANIMATED 1
+#define apc_fuzz_animation APC_ENTRY(APC_FUZZ_FORMAT, _animation)
+#define apc_fuzz_animation_open APC_ENTRY(APC_FUZZ_FORMAT, _animation_open)
+#define apc_fuzz_animation_next APC_ENTRY(APC_FUZZ_FORMAT, _animation_next)
+#define apc_fuzz_animation_close APC_ENTRY(APC_FUZZ_FORMAT, _animation_close)
+#endif
 
 // apc_library.c names every format's library version; only the fuzzed format's file is linked.
 #ifndef APC_FUZZ_WEBP
@@ -54,7 +64,9 @@ const char *apc_jxl_library_version(void) { return ""; }
 #ifndef APC_FUZZ_SVG
 const char *apc_svg_library_version(void) { return ""; }
 #endif
+#ifndef APC_FUZZ_GIF
 const char *apc_gif_library_version(void) { return ""; }
+#endif
 
 /// apc_jpeg.c's, which this build does not link.
 void apc_metadata_free(apc_metadata *metadata) {
@@ -93,18 +105,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (apc_fuzz_read_header(data, size, &limits, 1, &second, &report) == APC_OK && second.width > 0 && second.height > 0) {
         decode_at(data, size, &limits, 1, second.width, second.height);
     }
-#ifdef APC_FUZZ_WEBP
-    apc_webp_animation *animation = NULL;
+#ifdef APC_FUZZ_ANIMATED
+    apc_fuzz_animation *animation = NULL;
     apc_animation_info info;
-    if (apc_webp_animation_open(data, size, &limits, 50, &animation, &info, &report) == APC_OK) {
+    if (apc_fuzz_animation_open(data, size, &limits, 50, &animation, &info, &report) == APC_OK) {
         size_t row_bytes = (size_t)info.width * 4;
         uint8_t *pixels = malloc(row_bytes * info.height + 1);
         for (int frame = 0; pixels != NULL && frame < 50; frame++) {
             uint32_t duration = 0;
-            if (apc_webp_animation_next(animation, pixels, row_bytes, row_bytes * info.height, &duration, &report) != APC_OK) break;
+            if (apc_fuzz_animation_next(animation, pixels, row_bytes, row_bytes * info.height, &duration, &report) != APC_OK) break;
         }
         free(pixels);
-        apc_webp_animation_close(animation);
+        apc_fuzz_animation_close(animation);
     }
 #endif
     return 0;
