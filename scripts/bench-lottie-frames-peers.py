@@ -92,7 +92,7 @@ for f in both:
     print(f"| {os.path.relpath(f, ROOT)} | {med['ours'][f]:,.0f} | {med['rlottie-python'][f]:,.0f} | {med['ours'][f] / med['rlottie-python'][f]:.2f}x |")
 print()
 verdict = "met" if at_or_above == len(both) else "not met"
-print(f"Goal (issue 24): frames per second at or above rlottie-python's on the same files: **{verdict}**, on "
+print(f"Goal (issue 24): frames per second at or above rlottie-python's on the same files: **{verdict}**: at or above on "
       f"{at_or_above} of {len(both)} files (geometric mean of the ratios {geo:.2f}x). Ours builds a new rlottie render tree")
 print("for every frame (a kept one carries state between frames in rlottie 0.1) and un-premultiplies; rlottie-python pays a Python call and a new")
 print("frame buffer per frame.")

@@ -257,7 +257,7 @@ def table(names, runs, rounds, pin, kind, label):
     geo = statistics.geometric_mean(ratios) if ratios else float("nan")
     print()
     print(f"Goal (issue 31), {cores}, {label}: at or above both peers on every file: "
-          f"**{'met' if met == counted and counted else 'not met'}** ({met} of {counted} files; geometric mean of ours / best "
+          f"**{'met' if met == counted and counted else 'not met'}** (at or above on {met} of {counted} files; geometric mean of ours / best "
           f"peer {geo:.2f}x).")
     print()
     return below
