@@ -156,6 +156,20 @@ static int apc_heif_next_box(const uint8_t **cursor, const uint8_t *end, apc_hei
     return 1;
 }
 
+/// The first top-level 'meta' box (the one libheif reads): 1 with it in *meta, else 0 (none, or one
+/// too short for its version and flags).
+static int apc_heif_first_meta(const uint8_t *data, size_t length, apc_heif_box *meta) {
+    const uint8_t *cursor = data, *end = data + length;
+    apc_heif_box box;
+    while (apc_heif_next_box(&cursor, end, &box)) {
+        if (box.type == APC_FOURCC('m', 'e', 't', 'a')) {
+            *meta = box;
+            return box.size >= 4;
+        }
+    }
+    return 0;
+}
+
 /// The item type of the primary item (its 'infe'), or 0 when the container does not say; sets
 /// *mini when the file uses the compact 'mini' box instead of 'meta'.
 static uint32_t apc_heif_primary_item_type(const uint8_t *data, size_t length, int *mini) {
@@ -212,17 +226,10 @@ static int apc_heif_known_item_type(uint32_t type) {
 /// third of the whole decode, by perf); the one-rotation case, an iPhone's, is turned here instead
 /// (apc_heif_copy8_turned).
 static uint32_t apc_heif_single_rotation(const uint8_t *data, size_t length, uint32_t id) {
-    const uint8_t *cursor = data, *end = data + length;
-    apc_heif_box box, meta = {NULL, 0, 0}, iprp = {NULL, 0, 0};
-    while (apc_heif_next_box(&cursor, end, &box)) {
-        if (box.type == APC_FOURCC('m', 'e', 't', 'a')) {
-            meta = box;
-            break;
-        }
-    }
-    if (meta.start == NULL || meta.size < 4) return 0;
-    cursor = meta.start + 4;  // full box: version and flags
-    end = meta.start + meta.size;
+    apc_heif_box box, meta, iprp = {NULL, 0, 0};
+    if (!apc_heif_first_meta(data, length, &meta)) return 0;
+    const uint8_t *cursor = meta.start + 4;  // full box: version and flags
+    const uint8_t *end = meta.start + meta.size;
     while (apc_heif_next_box(&cursor, end, &box)) {
         if (box.type == APC_FOURCC('i', 'p', 'r', 'p')) {
             iprp = box;
@@ -291,17 +298,10 @@ static uint32_t apc_heif_single_rotation(const uint8_t *data, size_t length, uin
 /// in Fixtures/fuzz/heif/crashes). libheif 1.23 refuses such a file, and so do we, before libheif
 /// reads it. 1 when the lists fit, or when there is no 'meta' or 'iref' (libheif judges those).
 static int apc_heif_iref_fits(const uint8_t *data, size_t length) {
-    const uint8_t *cursor = data, *end = data + length;
-    apc_heif_box box, meta = {NULL, 0, 0};
-    while (apc_heif_next_box(&cursor, end, &box)) {
-        if (box.type == APC_FOURCC('m', 'e', 't', 'a')) {
-            meta = box;
-            break;
-        }
-    }
-    if (meta.start == NULL || meta.size < 4) return 1;
-    cursor = meta.start + 4;  // full box: version and flags
-    end = meta.start + meta.size;
+    apc_heif_box box, meta;
+    if (!apc_heif_first_meta(data, length, &meta)) return 1;
+    const uint8_t *cursor = meta.start + 4;  // full box: version and flags
+    const uint8_t *end = meta.start + meta.size;
     while (apc_heif_next_box(&cursor, end, &box)) {
         if (box.type != APC_FOURCC('i', 'r', 'e', 'f')) continue;
         if (box.size < 4) return 0;
