@@ -81,6 +81,34 @@ struct TaskCoalescerTests {
         #expect(coalescer.inFlightCount == 0)
     }
 
+    @Test func finishingWorkRunsOnWhenItsCallersLeaveAndLaterCallersJoinIt() async throws {
+        let coalescer = TaskCoalescer<String, Int>(abandoned: .finish)
+        let gate = TestGate()
+        let workCancelled = Shared(false)
+        let runs = Shared(0)
+        let work: @Sendable () async throws -> Int = {
+            runs.update { $0 += 1 }
+            await gate.wait()
+            let cancelled = Task.isCancelled
+            workCancelled.update { $0 = cancelled }
+            return 9
+        }
+        let caller = Task { try await coalescer.value(forKey: "k", work: work) }
+        try await UtilTestSupport.until("the caller waits") { coalescer.waiterCount == 1 }
+        caller.cancel()
+        await #expect(throws: CancellationError.self) { try await caller.value }
+        #expect(coalescer.waiterCount == 0)
+        #expect(coalescer.inFlightCount == 1)  // still running, for whoever comes next
+        let later = Task { try await coalescer.value(forKey: "k", work: work) }
+        try await UtilTestSupport.until("the later caller joins") { coalescer.waiterCount == 1 }
+        gate.open()
+        #expect(try await later.value == 9)
+        #expect(runs.value == 1)
+        #expect(coalescer.startedCount == 1)
+        #expect(!workCancelled.value)
+        #expect(coalescer.inFlightCount == 0)
+    }
+
     @Test func failuresReachEveryWaiterAndAreNotKept() async throws {
         let coalescer = TaskCoalescer<String, Int>()
         let gate = TestGate()

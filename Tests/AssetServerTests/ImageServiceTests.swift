@@ -341,7 +341,9 @@ struct ImageServiceTests {
 
     @Test func aSlowTransformIsA503WhileItGoesOnForTheCache() async throws {
         try await ServerHarness.with({ configuration, _ in
-            configuration.images.transformTimeout = .milliseconds(5)
+            // long enough that the AVIF transform has begun (it takes several hundred ms), so the
+            // timeout leaves a transform running: the case where a cancelled one was made twice
+            configuration.images.transformTimeout = .milliseconds(100)
         }) { harness in
             try Self.serveJPEG(harness)
             let target = harness.endpoint("image", originPath: "/photo.jpg", "&w=1500&enlarge=1&format=avif")

@@ -7,8 +7,10 @@ import Synchronization
 ///   callers that waited for it and the next caller starts afresh. Memoizing a success is the
 ///   caller's business (the utils put it in a memory cache before the work returns).
 /// - **Cancellation is per caller.** A caller whose task is cancelled stops waiting at once and gets
-///   `CancellationError`; the work goes on for the others. When the last waiter leaves, the work's
-///   task is cancelled and its key forgotten.
+///   `CancellationError`; the work goes on for the others. When the last waiter leaves, what happens
+///   is the coalescer's ``Abandoned`` rule: by default the work's task is cancelled and its key
+///   forgotten; with ``Abandoned/finish`` the work runs to its end and a caller that comes meanwhile
+///   joins it (work whose result is stored, such as a transform a timed-out request started).
 ///
 /// The same shape as lottie-android's task cache and Nuke's task coalescing, with the cancellation
 /// rule of structured concurrency.
@@ -39,10 +41,23 @@ public final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sen
         case leader(generation: UInt64)
     }
 
-    private let state = Mutex(State())
+    /// What becomes of work when its last waiter leaves.
+    public enum Abandoned: Sendable {
+        /// The work's task is cancelled and its key forgotten: the next caller starts afresh.
+        case cancel
+        /// The work runs on to its end (its result is kept by the work itself, in a cache); callers
+        /// that come meanwhile join it.
+        case finish
+    }
 
-    /// Creates a coalescer with no work in flight.
-    public init() {}
+    private let state = Mutex(State())
+    private let whenAbandoned: Abandoned
+
+    /// Creates a coalescer with no work in flight; `abandoned` says what becomes of work whose
+    /// callers have all left.
+    public init(abandoned: Abandoned = .cancel) {
+        self.whenAbandoned = abandoned
+    }
 
     /// Keys whose work is running.
     public var inFlightCount: Int { state.withLock { $0.works.count } }
@@ -117,7 +132,7 @@ public final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sen
             guard var work = state.works[key], let waiter = work.waiters.removeValue(forKey: waiterID) else {
                 return (nil, nil)
             }
-            guard work.waiters.isEmpty else {
+            guard work.waiters.isEmpty, whenAbandoned == .cancel else {
                 state.works[key] = work
                 return (waiter, nil)
             }

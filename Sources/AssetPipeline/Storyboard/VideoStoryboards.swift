@@ -56,8 +56,9 @@ public final class VideoStoryboards: Sendable {
     public let video: VideoUtil
     /// The limits and the sprite's encoding.
     public let configuration: Configuration
-    /// Concurrent requests for one storyboard share one decode.
-    private let storyboards = TaskCoalescer<String, VideoStoryboard>()
+    /// Concurrent requests for one storyboard share one decode, which runs on to the cache when
+    /// its callers have all left (a request past the service's transform timeout).
+    private let storyboards = TaskCoalescer<String, VideoStoryboard>(abandoned: .finish)
 
     /// Storyboards kept by `images`, read through `video` (which should share the images' manager).
     public init(images: ImageUtil, video: VideoUtil, configuration: Configuration = Configuration()) {

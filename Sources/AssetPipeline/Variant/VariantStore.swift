@@ -5,7 +5,9 @@ import AssetStorage
 /// that bounds the transforms running and waiting, and the shared ``DerivedStore``, if any.
 final class VariantStore: Sendable {
     let memory: MemoryCache<String, any Sendable>
-    let work = TaskCoalescer<String, ImageVariant>()
+    /// A transform whose callers all left (a request past the service's transform timeout, a
+    /// client gone) runs on and stores its variant: the retry finds it, or joins it.
+    let work = TaskCoalescer<String, ImageVariant>(abandoned: .finish)
     let queue: TransformQueue
     let derived: DerivedStore?
 
