@@ -12,7 +12,14 @@
 //   too), and is not reported.
 // - Pixels: 8-bit images are decoded as interleaved RGB (RGBA with alpha), the conversion
 //   heif-convert uses, and copied into the caller's rows (libheif 1.15 has no way to decode into
-//   caller memory: the image is decoded whole into its own planes first). Deeper images (10/12
+//   caller memory: the image is decoded whole into its own planes first). A conversion of our own
+//   from the decoded 4:2:0 planes, straight into the caller's rows, would save libheif's RGB image
+//   (36 MB at 12 MP) and was tried (2026-11-29), but libheif 1.15's RGB is not a per-pixel function
+//   of its 4:2:0 planes: nearest-neighbour BT.601 in libheif's 8.8 fixed point (what its later
+//   releases do) differs from it on every HEIC of Fixtures but two greyscale ones (example.heic:
+//   1.1 M samples, by up to 37), bilinear chroma comes no closer, and libheif's own 4:4:4 output
+//   has chroma that is not the nearest sample at 155,829 of example.heic's pixels. Without
+//   heif-convert's pixels exactly it was dropped. Deeper images (10/12
 //   bits) are decoded at their depth as little-endian RRGGBB(AA) and rounded here as
 //   (v * 255 + max / 2) / max, which gives heif-convert's pixels exactly; libheif's own
 //   convert_hdr_to_8bit option differs from that rounding by +-1 on about 10% of the samples.
