@@ -325,6 +325,112 @@ static int apc_heif_iref_fits(const uint8_t *data, size_t length) {
     return 1;
 }
 
+/// The largest output size that a 'grid' or 'iovl' item of the first 'meta' box declares in its
+/// data, in pixels (0 when there is none, or when the boxes do not parse: libheif judges those).
+/// libheif 1.15 allocates a derived image's canvas from that size, not from the item's 'ispe' that
+/// the pixel budget is checked against: a 26 KB file whose overlay declares 27,974 x 29,285 made it
+/// allocate 2.46 GB, and `assetpipe decode` crashed after 4.5 GB (`scripts/fuzz heif-c`, the input
+/// in Fixtures/fuzz/heif/crashes).
+static uint64_t apc_heif_largest_derived_canvas(const uint8_t *data, size_t length) {
+    apc_heif_box box, meta, iinf = {NULL, 0, 0}, iloc = {NULL, 0, 0}, idat = {NULL, 0, 0};
+    if (!apc_heif_first_meta(data, length, &meta)) return 0;
+    const uint8_t *cursor = meta.start + 4;  // full box: version and flags
+    const uint8_t *end = meta.start + meta.size;
+    while (apc_heif_next_box(&cursor, end, &box)) {
+        if (box.type == APC_FOURCC('i', 'i', 'n', 'f') && iinf.start == NULL) iinf = box;
+        if (box.type == APC_FOURCC('i', 'l', 'o', 'c') && iloc.start == NULL) iloc = box;
+        if (box.type == APC_FOURCC('i', 'd', 'a', 't') && idat.start == NULL) idat = box;
+    }
+    if (iinf.start == NULL || iloc.start == NULL || iinf.size < 6 || iloc.size < 8) return 0;
+    // The derived items: 'grid' and 'iovl', by ID (infe versions 2 and 3).
+    enum { MAX_DERIVED = 256 };
+    uint32_t ids[MAX_DERIVED], types[MAX_DERIVED], count = 0;
+    cursor = iinf.start + (iinf.start[0] == 0 ? 6 : 8);
+    end = iinf.start + iinf.size;
+    if (cursor > end) return 0;
+    while (count < MAX_DERIVED && apc_heif_next_box(&cursor, end, &box)) {
+        if (box.type != APC_FOURCC('i', 'n', 'f', 'e') || box.size < 4) continue;
+        const uint8_t *p = box.start + 4;
+        size_t left = box.size - 4;
+        uint32_t id = 0, type = 0;
+        if (box.start[0] == 2 && left >= 8) {
+            id = apc_heif_be16(p);
+            type = apc_heif_be32(p + 4);
+        } else if (box.start[0] == 3 && left >= 10) {
+            id = apc_heif_be32(p);
+            type = apc_heif_be32(p + 6);
+        }
+        if (type == APC_FOURCC('g', 'r', 'i', 'd') || type == APC_FOURCC('i', 'o', 'v', 'l')) {
+            ids[count] = id;
+            types[count++] = type;
+        }
+    }
+    if (count == 0) return 0;
+    // iloc: version, flags, the field sizes, the item count, then each item's extents.
+    const uint8_t *p = iloc.start, *e = iloc.start + iloc.size;
+    uint8_t version = p[0];
+    if (version > 2) return 0;
+    size_t offset_size = p[4] >> 4, length_size = p[4] & 15, base_size = p[5] >> 4;
+    size_t index_size = version >= 1 ? (p[5] & 15) : 0;
+    p += 6;
+    size_t id_bytes = version < 2 ? 2 : 4;
+    if ((size_t)(e - p) < id_bytes) return 0;
+    uint32_t items = version < 2 ? apc_heif_be16(p) : apc_heif_be32(p);
+    p += id_bytes;
+    uint64_t largest = 0;
+    for (uint32_t i = 0; i < items; i++) {
+        #define APC_HEIF_READ(field, bytes)                                         \
+            do {                                                                    \
+                if ((size_t)(e - p) < (bytes)) return largest;                     \
+                field = 0;                                                          \
+                for (size_t b_ = 0; b_ < (bytes); b_++) field = (field << 8) | *p++; \
+            } while (0)
+        uint64_t id = 0, method = 0, reference = 0, base = 0, extents = 0;
+        APC_HEIF_READ(id, id_bytes);
+        if (version >= 1) APC_HEIF_READ(method, 2);
+        APC_HEIF_READ(reference, 2);
+        APC_HEIF_READ(base, base_size);
+        APC_HEIF_READ(extents, 2);
+        uint64_t first_offset = 0, first_length = 0;
+        for (uint64_t x = 0; x < extents; x++) {
+            uint64_t index = 0, offset = 0, size = 0;
+            if (index_size > 0) APC_HEIF_READ(index, index_size);
+            APC_HEIF_READ(offset, offset_size);
+            APC_HEIF_READ(size, length_size);
+            if (x == 0) {
+                first_offset = offset;
+                first_length = size;
+            }
+        }
+        #undef APC_HEIF_READ
+        (void)reference;
+        uint32_t type = 0;
+        for (uint32_t k = 0; k < count; k++) {
+            if (ids[k] == id) type = types[k];
+        }
+        if (type == 0 || extents == 0) continue;
+        // The item's data: in the file (method 0) or in 'idat' (method 1).
+        const uint8_t *source = method == 0 ? data : (method == 1 ? idat.start : NULL);
+        size_t source_size = method == 0 ? length : (method == 1 ? idat.size : 0);
+        uint64_t at = base + first_offset;
+        if (source == NULL || at >= source_size) continue;
+        const uint8_t *q = source + at;
+        size_t available = source_size - (size_t)at;
+        if (first_length > 0 && first_length < available) available = (size_t)first_length;
+        // grid: version, flags, rows - 1, columns - 1, then width and height; iovl: version, flags,
+        // four 16-bit fill values, then width and height. 32-bit sizes when flags bit 0 is set.
+        if (available < 2) continue;
+        int wide = (q[1] & 1) != 0;
+        size_t at_size = type == APC_FOURCC('g', 'r', 'i', 'd') ? 4 : 10;
+        size_t need = at_size + (wide ? 8 : 4);
+        if (available < need) continue;
+        uint64_t width = wide ? apc_heif_be32(q + at_size) : apc_heif_be16(q + at_size);
+        uint64_t height = wide ? apc_heif_be32(q + at_size + 4) : apc_heif_be16(q + at_size + 2);
+        if (width * height > largest) largest = width * height;
+    }
+    return largest;
+}
+
 // ---- Errors ------------------------------------------------------------------------------------
 
 /// The apc status of a libheif error.
@@ -426,6 +532,11 @@ static int32_t apc_heif_open_file(const uint8_t *data, size_t length, const apc_
     if (!apc_heif_iref_fits(data, length)) {
         apc_report_set_message(report, "an 'iref' reference list declares more references than its box holds");
         return APC_ERR_CORRUPT;
+    }
+    uint64_t canvas = apc_heif_largest_derived_canvas(data, length);
+    if (limits != NULL && limits->max_pixels > 0 && canvas > limits->max_pixels) {
+        apc_report_set_message(report, "a grid or overlay declares a canvas larger than the pixel budget");
+        return APC_ERR_TOO_LARGE;
     }
     if (!apc_heif_open(report)) return APC_ERR_UNSUPPORTED;
     file->context = heif.heif_context_alloc();
@@ -849,9 +960,12 @@ int32_t apc_heif_read_metadata(const uint8_t *data, size_t length, const apc_lim
             uint8_t *block = malloc(size);
             if (block == NULL) goto out_of_memory;
             struct heif_error error = heif.heif_image_handle_get_metadata(file.handle, exif_id, block);
-            // The block starts with a 4-byte big-endian offset from its end to the TIFF header.
-            uint32_t skip = size >= 4 ? apc_heif_be32(block) : UINT32_MAX;
-            if (error.code != heif_error_Ok || skip > size - 4 || size - 4 - skip == 0) {
+            // The block starts with a 4-byte big-endian offset from its end to the TIFF header. A
+            // block of fewer than 4 bytes has none (`size - 4` wrapped around and let an offset of
+            // 4 GB through: `scripts/fuzz avif-c`, the input in Fixtures/fuzz/avif/crashes).
+            int whole = error.code == heif_error_Ok && size >= 4;
+            uint32_t skip = whole ? apc_heif_be32(block) : 0;
+            if (!whole || skip > size - 4 || size - 4 - skip == 0) {
                 apc_report_add_warning(report, "the EXIF block is malformed: left out");
                 free(block);
             } else {
