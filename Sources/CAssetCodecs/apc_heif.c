@@ -177,6 +177,24 @@ static int apc_heif_first_meta(const uint8_t *data, size_t length, apc_heif_box 
     return 0;
 }
 
+/// The item ID and type of an 'infe' box of version 2 or 3 (payload of at least 4 bytes): 1 with
+/// them, else 0 (another version, or too short).
+static int apc_heif_infe_item(const apc_heif_box *box, uint32_t *id, uint32_t *type) {
+    const uint8_t *p = box->start + 4;
+    size_t left = box->size - 4;
+    if (box->start[0] == 2 && left >= 8) {
+        *id = apc_heif_be16(p);
+        *type = apc_heif_be32(p + 4);
+        return 1;
+    }
+    if (box->start[0] == 3 && left >= 10) {
+        *id = apc_heif_be32(p);
+        *type = apc_heif_be32(p + 6);
+        return 1;
+    }
+    return 0;
+}
+
 /// The item type of the primary item (its 'infe'), or 0 when the container does not say; sets
 /// *mini when the file uses the compact 'mini' box instead of 'meta'.
 static uint32_t apc_heif_primary_item_type(const uint8_t *data, size_t length, int *mini) {
@@ -207,14 +225,8 @@ static uint32_t apc_heif_primary_item_type(const uint8_t *data, size_t length, i
     if (cursor > end) return 0;
     while (apc_heif_next_box(&cursor, end, &box)) {
         if (box.type != APC_FOURCC('i', 'n', 'f', 'e') || box.size < 4) continue;
-        uint8_t version = box.start[0];
-        const uint8_t *p = box.start + 4;
-        size_t left = box.size - 4;
-        if (version == 2 && left >= 8) {
-            if (apc_heif_be16(p) == primary) return apc_heif_be32(p + 4);
-        } else if (version == 3 && left >= 10) {
-            if (apc_heif_be32(p) == primary) return apc_heif_be32(p + 6);
-        }
+        uint32_t id, type;
+        if (apc_heif_infe_item(&box, &id, &type) && id == primary) return type;
     }
     return 0;
 }
@@ -350,16 +362,8 @@ static uint64_t apc_heif_largest_derived_canvas(const uint8_t *data, size_t leng
     if (cursor > end) return 0;
     while (count < MAX_DERIVED && apc_heif_next_box(&cursor, end, &box)) {
         if (box.type != APC_FOURCC('i', 'n', 'f', 'e') || box.size < 4) continue;
-        const uint8_t *p = box.start + 4;
-        size_t left = box.size - 4;
         uint32_t id = 0, type = 0;
-        if (box.start[0] == 2 && left >= 8) {
-            id = apc_heif_be16(p);
-            type = apc_heif_be32(p + 4);
-        } else if (box.start[0] == 3 && left >= 10) {
-            id = apc_heif_be32(p);
-            type = apc_heif_be32(p + 6);
-        }
+        if (!apc_heif_infe_item(&box, &id, &type)) continue;
         if (type == APC_FOURCC('g', 'r', 'i', 'd') || type == APC_FOURCC('i', 'o', 'v', 'l')) {
             ids[count] = id;
             types[count++] = type;
